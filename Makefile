@@ -1,0 +1,50 @@
+# KernelDojo: `make serve` and `make test` are the whole set-up on a fresh machine.
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+HOST   ?= 127.0.0.1
+PORT   ?= 8000
+
+.PHONY: install system-deps serve test test-fast lint fmt gpu-check problems-check clean
+
+$(STAMP): pyproject.toml requirements/torch-cpu.txt
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -r requirements/torch-cpu.txt
+	$(PY) -m pip install -q -e '.[judge,web,dev]'
+	touch $@
+
+install: $(STAMP)
+
+# Debian packages the tests and the sandbox need (Chromium for browser tests, bubblewrap).
+system-deps:
+	bash scripts/install-system-deps.sh
+
+serve: install system-deps
+	$(VENV)/bin/kerneldojo serve --host $(HOST) --port $(PORT)
+
+test: install system-deps
+	$(PY) -m pytest
+
+test-fast: install
+	$(PY) -m pytest -m "not browser and not slow"
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+fmt: install
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+problems-check: install
+	$(VENV)/bin/kerneldojo problems check --device cpu
+
+# On a GPU host (torch with CUDA, triton, numpy, nvcc): every sample, adversarial submission and
+# benchmark in one call. Uses the host's python3, not the CPU venv.
+gpu-check:
+	python3 scripts/gpu_check.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""KernelDojo worker: the judge core (``worker.grading``) and the Celery tasks around it."""

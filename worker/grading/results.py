@@ -1,0 +1,74 @@
+"""Typed results of a grading; ``GradeResult.to_dict`` is the ``--json`` contract."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from worker.grading.verdicts import Verdict
+
+
+@dataclass
+class CompileResult:
+    ok: bool
+    log: str = ""
+    seconds: float = 0.0
+
+
+@dataclass
+class CaseResult:
+    name: str
+    passed: bool
+    message: str = ""
+    max_abs_error: float | None = None
+
+
+@dataclass
+class BenchResult:
+    name: str
+    median_ms: float
+    runs: int
+    # Spread of the timed runs: interquartile range and relative standard error of the mean.
+    iqr_ms: float
+    rse_pct: float
+    min_ms: float
+    max_ms: float
+    gbps: float
+    tflops: float
+    sol_ms: float
+    sol_pct: float
+    bound: str
+    # Referee's own host-clock measurement of the same calls, for the forgery cross-check.
+    wall_median_ms: float | None = None
+    clocks: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class GradeResult:
+    verdict: Verdict
+    problem: str
+    language: str
+    device: str
+    message: str = ""
+    compile: CompileResult | None = None
+    cases: list[CaseResult] = field(default_factory=list)
+    benchmark: list[BenchResult] = field(default_factory=list)
+    # Seconds spent in each phase (sandbox start, compile, tests, benchmark, ...).
+    phases: dict[str, float] = field(default_factory=dict)
+    stdout: str = ""
+
+    @property
+    def score_ms(self) -> float | None:
+        """Geometric mean of benchmark medians: what leaderboards rank by."""
+        if not self.benchmark:
+            return None
+        prod = 1.0
+        for b in self.benchmark:
+            prod *= b.median_ms
+        return float(prod ** (1.0 / len(self.benchmark)))
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["verdict"] = str(self.verdict)
+        d["score_ms"] = self.score_ms
+        return d

@@ -1,0 +1,362 @@
+"""Problem folders: ``problem.toml`` parsed into a strict, typed schema.
+
+Every error names the file and the field and says what was expected, so an instructor can
+fix a folder without reading this code. Only the standard library is used here: the judge
+core must run on GPU hosts that have nothing but torch, triton and numpy.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from worker.grading import expr
+from worker.grading.verdicts import Verdict
+
+DTYPES = {"float32": "float", "float16": "half", "bfloat16": "__nv_bfloat16", "int32": "int"}
+COMPUTE_UNITS = ("fp32", "tf32", "fp16", "bf16")
+DIFFICULTIES = ("easy", "medium", "hard")
+LANGUAGES = {".py": "triton", ".cu": "cuda"}
+
+
+class ProblemError(ValueError):
+    """A problem folder is invalid. ``str()`` reads ``file: field: what is wrong``."""
+
+    def __init__(self, file: Path | str, field: str, message: str) -> None:
+        self.file = str(file)
+        self.field = field
+        self.message = message
+        super().__init__(f"{self.file}: {field}: {message}" if field else f"{self.file}: {message}")
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    role: str  # "input" | "output" | "int"
+    dtype: str = "int32"
+    shape: tuple[str, ...] = ()
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.role in ("input", "output")
+
+    def c_decl(self) -> str:
+        if not self.is_tensor:
+            return f"int {self.name}"
+        const = "const " if self.role == "input" else ""
+        return f"{const}{DTYPES[self.dtype]}* {self.name}"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    params: dict[str, int]
+    kind: str = "random"
+    # Large cases can be too slow for the CPU interpreter; they still run on a GPU.
+    interpreter: bool = True
+
+
+@dataclass(frozen=True)
+class Check:
+    rtol: float
+    atol: float
+    max_rel_l2: float | None = None
+
+
+@dataclass(frozen=True)
+class Limits:
+    compile_s: float = 90.0
+    call_s: float = 10.0
+    total_s: float = 300.0
+    # Host memory the sandboxed runner may use, and device memory a submission may allocate
+    # on top of its inputs and outputs.
+    host_memory_mb: int = 8192
+    scratch_memory_mb: int = 4096
+
+
+@dataclass(frozen=True)
+class Roofline:
+    flops: str
+    bytes: str
+    compute: str = "fp32"
+
+    def counts(self, params: dict[str, int]) -> tuple[float, float]:
+        return float(expr.evaluate(self.flops, params)), float(expr.evaluate(self.bytes, params))
+
+
+@dataclass(frozen=True)
+class SampleSolution:
+    path: Path
+    language: str
+    expected: Verdict
+
+
+@dataclass(frozen=True)
+class Problem:
+    slug: str
+    path: Path
+    title: str
+    difficulty: str
+    tags: tuple[str, ...]
+    order: int
+    args: tuple[Arg, ...]
+    check: Check
+    limits: Limits
+    roofline: Roofline
+    tests: tuple[Case, ...]
+    benchmarks: tuple[Case, ...]
+    forbid_library_compute: bool = True
+    samples: tuple[SampleSolution, ...] = field(default=())
+
+    @property
+    def inputs(self) -> list[Arg]:
+        return [a for a in self.args if a.role == "input"]
+
+    @property
+    def outputs(self) -> list[Arg]:
+        return [a for a in self.args if a.role == "output"]
+
+    @property
+    def int_args(self) -> list[Arg]:
+        return [a for a in self.args if a.role == "int"]
+
+    def shape(self, arg: Arg, params: dict[str, int]) -> tuple[int, ...]:
+        return tuple(int(expr.evaluate(s, params)) for s in arg.shape)
+
+    def triton_signature(self) -> str:
+        return f"def solve({', '.join(a.name for a in self.args)}):"
+
+    def cuda_signature(self) -> str:
+        return f'extern "C" void solve({", ".join(a.c_decl() for a in self.args)})'
+
+    def file(self, name: str) -> Path:
+        return self.path / name
+
+    @property
+    def statement(self) -> str:
+        return (self.path / "statement.md").read_text(encoding="utf-8")
+
+    @property
+    def editorial(self) -> str | None:
+        p = self.path / "editorial.md"
+        return p.read_text(encoding="utf-8") if p.exists() else None
+
+    def starter(self, language: str) -> str:
+        name = "solution.py" if language == "triton" else "solution.cu"
+        return (self.path / "starter" / name).read_text(encoding="utf-8")
+
+
+class _Table:
+    """A TOML table being read: tracks which keys were used so unknown ones are reported."""
+
+    def __init__(self, file: Path, prefix: str, data: Any) -> None:
+        if not isinstance(data, dict):
+            raise ProblemError(file, prefix, f"expected a table, got {type(data).__name__}")
+        self.file, self.prefix, self.data = file, prefix, data
+        self.used: set[str] = set()
+
+    def _f(self, key: str) -> str:
+        return f"{self.prefix}.{key}" if self.prefix else key
+
+    def get(self, key: str, typ: type | tuple[type, ...], default: Any = ..., *, what: str = "") -> Any:
+        self.used.add(key)
+        if key not in self.data:
+            if default is ...:
+                raise ProblemError(self.file, self._f(key), f"missing; expected {what or _tname(typ)}")
+            return default
+        value = self.data[key]
+        ok = isinstance(value, typ) and not (isinstance(value, bool) and bool not in _as_tuple(typ))
+        if not ok:
+            raise ProblemError(
+                self.file, self._f(key), f"expected {what or _tname(typ)}, got {value!r}"
+            )
+        return value
+
+    def finish(self) -> None:
+        extra = sorted(set(self.data) - self.used)
+        if extra:
+            raise ProblemError(self.file, self._f(extra[0]), "unknown field (check the spelling)")
+
+
+def _as_tuple(t: type | tuple[type, ...]) -> tuple[type, ...]:
+    return t if isinstance(t, tuple) else (t,)
+
+
+def _tname(t: type | tuple[type, ...]) -> str:
+    names = {int: "an integer", float: "a number", str: "a string", list: "a list",
+             dict: "a table", bool: "true or false"}
+    return " or ".join(names.get(x, x.__name__) for x in _as_tuple(t))
+
+
+def load_problem(path: Path) -> Problem:
+    """Load and validate one problem folder."""
+    path = Path(path)
+    toml_path = path / "problem.toml"
+    if not toml_path.is_file():
+        raise ProblemError(toml_path, "", "file not found (every problem folder needs one)")
+    try:
+        raw = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as e:
+        raise ProblemError(toml_path, "", f"not valid TOML: {e}") from e
+
+    top = _Table(toml_path, "", raw)
+    title = top.get("title", str)
+    difficulty = top.get("difficulty", str)
+    if difficulty not in DIFFICULTIES:
+        raise ProblemError(toml_path, "difficulty", f"expected one of {DIFFICULTIES}, got {difficulty!r}")
+    tags = top.get("tags", list, [])
+    if not all(isinstance(t, str) for t in tags):
+        raise ProblemError(toml_path, "tags", "expected a list of strings")
+    order = top.get("order", int, 100)
+
+    sig = _Table(toml_path, "signature", top.get("signature", dict))
+    args = _load_args(toml_path, sig.get("args", list, what="a list of {name, role, dtype, shape}"))
+    sig.finish()
+    int_names = {a.name for a in args if a.role == "int"}
+
+    chk = _Table(toml_path, "check", top.get("check", dict))
+    check = Check(
+        rtol=float(chk.get("rtol", (int, float))),
+        atol=float(chk.get("atol", (int, float))),
+        max_rel_l2=_opt_float(chk.get("max_rel_l2", (int, float), None)),
+    )
+    chk.finish()
+
+    lim = _Table(toml_path, "limits", top.get("limits", dict, {}))
+    d = Limits()
+    limits = Limits(
+        compile_s=float(lim.get("compile_s", (int, float), d.compile_s)),
+        call_s=float(lim.get("call_s", (int, float), d.call_s)),
+        total_s=float(lim.get("total_s", (int, float), d.total_s)),
+        host_memory_mb=lim.get("host_memory_mb", int, d.host_memory_mb),
+        scratch_memory_mb=lim.get("scratch_memory_mb", int, d.scratch_memory_mb),
+    )
+    lim.finish()
+
+    roof = _Table(toml_path, "roofline", top.get("roofline", dict))
+    roofline = Roofline(
+        flops=roof.get("flops", str, what="an expression over the int arguments"),
+        bytes=roof.get("bytes", str, what="an expression over the int arguments"),
+        compute=roof.get("compute", str, "fp32"),
+    )
+    if roofline.compute not in COMPUTE_UNITS:
+        raise ProblemError(toml_path, "roofline.compute", f"expected one of {COMPUTE_UNITS}")
+    for key in ("flops", "bytes"):
+        _check_expr(toml_path, f"roofline.{key}", getattr(roofline, key), int_names)
+
+    rules = _Table(toml_path, "rules", top.get("rules", dict, {}))
+    forbid = rules.get("forbid_library_compute", bool, True)
+    rules.finish()
+
+    tests = _load_cases(toml_path, "tests", top.get("tests", list, what="a list of [[tests]] tables"), int_names)
+    benchmarks = _load_cases(
+        toml_path, "benchmarks", top.get("benchmarks", list, what="a list of [[benchmarks]] tables"), int_names
+    )
+    top.finish()
+
+    for name in ("statement.md", "reference.py", "starter/solution.py", "starter/solution.cu"):
+        if not (path / name).is_file():
+            raise ProblemError(path / name, "", "file not found (required in every problem folder)")
+
+    return Problem(
+        slug=path.name, path=path, title=title, difficulty=difficulty, tags=tuple(tags), order=order,
+        args=tuple(args), check=check, limits=limits, roofline=roofline, tests=tuple(tests),
+        benchmarks=tuple(benchmarks), forbid_library_compute=forbid, samples=tuple(_load_samples(path)),
+    )
+
+
+def _opt_float(v: Any) -> float | None:
+    return None if v is None else float(v)
+
+
+def _check_expr(file: Path, fld: str, text: str, allowed: set[str]) -> None:
+    try:
+        unknown = expr.names(text) - allowed
+    except expr.ExprError as e:
+        raise ProblemError(file, fld, str(e)) from e
+    if unknown:
+        raise ProblemError(file, fld, f"refers to {sorted(unknown)}, which are not int arguments")
+
+
+def _load_args(file: Path, items: list[Any]) -> list[Arg]:
+    args: list[Arg] = []
+    for i, item in enumerate(items):
+        t = _Table(file, f"signature.args[{i}]", item)
+        name = t.get("name", str)
+        role = t.get("role", str)
+        if role not in ("input", "output", "int"):
+            raise ProblemError(file, f"signature.args[{i}].role", f"expected input, output or int, got {role!r}")
+        if role == "int":
+            args.append(Arg(name=name, role=role))
+        else:
+            dtype = t.get("dtype", str)
+            if dtype not in DTYPES:
+                raise ProblemError(file, f"signature.args[{i}].dtype", f"expected one of {sorted(DTYPES)}, got {dtype!r}")
+            shape = t.get("shape", list, what="a list of expressions, e.g. [\"rows\", \"cols\"]")
+            args.append(Arg(name=name, role=role, dtype=dtype, shape=tuple(str(s) for s in shape)))
+        t.finish()
+    names = [a.name for a in args]
+    if len(set(names)) != len(names):
+        raise ProblemError(file, "signature.args", "argument names must be unique")
+    if not any(a.role == "output" for a in args):
+        raise ProblemError(file, "signature.args", "needs at least one output")
+    ints = {a.name for a in args if a.role == "int"}
+    for i, a in enumerate(args):
+        for s in a.shape:
+            _check_expr(file, f"signature.args[{i}].shape", s, ints)
+    return args
+
+
+def _load_cases(file: Path, section: str, items: list[Any], int_names: set[str]) -> list[Case]:
+    if not items:
+        raise ProblemError(file, section, "needs at least one case")
+    cases: list[Case] = []
+    for i, item in enumerate(items):
+        t = _Table(file, f"{section}[{i}]", item)
+        name = t.get("name", str)
+        kind = t.get("kind", str, "random")
+        interp = t.get("interpreter", bool, True)
+        params: dict[str, int] = {}
+        for p in sorted(int_names):
+            v = t.get(p, int, what=f"an integer value for the int argument {p!r}")
+            if v < 1:
+                raise ProblemError(file, f"{section}[{i}].{p}", f"must be at least 1, got {v}")
+            params[p] = v
+        t.finish()
+        cases.append(Case(name=name, params=params, kind=kind, interpreter=interp))
+    names = [c.name for c in cases]
+    if len(set(names)) != len(names):
+        raise ProblemError(file, section, "case names must be unique")
+    return cases
+
+
+def _load_samples(path: Path) -> list[SampleSolution]:
+    out: list[SampleSolution] = []
+    for sub in ("accepted", "rejected"):
+        folder = path / "solutions" / sub
+        if not folder.is_dir():
+            continue
+        for f in sorted(folder.iterdir()):
+            if f.suffix not in LANGUAGES:
+                continue
+            expected = Verdict.ACCEPTED if sub == "accepted" else _declared_verdict(f)
+            out.append(SampleSolution(path=f, language=LANGUAGES[f.suffix], expected=expected))
+    return out
+
+
+def _declared_verdict(f: Path) -> Verdict:
+    """A rejected sample declares its verdict by a header line ``expect: <verdict>`` or its name."""
+    for line in f.read_text(encoding="utf-8").splitlines()[:10]:
+        s = line.strip().lstrip("#/ *").strip()
+        if s.startswith("expect:"):
+            value = s.removeprefix("expect:").strip()
+            try:
+                return Verdict(value)
+            except ValueError as e:
+                raise ProblemError(f, "expect", f"unknown verdict {value!r}; expected one of {[v.value for v in Verdict]}") from e
+    for v in sorted(Verdict, key=lambda v: -len(v.value)):
+        if f.stem.startswith(v.value):
+            return v
+    raise ProblemError(f, "expect", "a rejected sample must declare its verdict: a header line 'expect: wrong_answer' or a file name starting with the verdict")
