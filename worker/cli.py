@@ -188,3 +188,7 @@ _register_web()
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()
