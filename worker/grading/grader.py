@@ -38,6 +38,9 @@ MAX_SOURCE_BYTES = 256 << 10
 RUNNER_START_S = 120.0
 BENCH_BUDGET_S = 4.0
 PING_COUNT = 20
+# No honest kernel beats the measured ceilings by 25% (a read-only kernel can exceed the
+# read+write copy bandwidth by a few percent, not more).
+SOL_GUARD = 0.8
 Progress = Callable[[dict[str, Any]], None]
 
 
@@ -83,6 +86,7 @@ def grade(
             problem, source, language, dev, mode, on_progress or (lambda e: None), workdir
         )
         session.runner = runner
+        session.pool = pool
         try:
             return session.run()
         except Exception as e:  # a bug of ours: report it, never crash the worker
@@ -118,6 +122,7 @@ class _Session:
         self.deadline = time.monotonic() + problem.limits.total_s
         self.first_call = True
         self.flusher: timing.L2Flusher | None = None
+        self.pool: RunnerPool | None = None
 
     # -- phases -----------------------------------------------------------------------------
     def run(self) -> GradeResult:
@@ -130,6 +135,9 @@ class _Session:
             self._load(lib)
             self._tests()
             if self.mode == "submit" and self.dev == "cuda":
+                if self.pool is not None:
+                    # No runner of the pool may be starting (import, CUDA context) while timing.
+                    self.pool.settle(RUNNER_START_S)
                 self._benchmarks()
             self.result.verdict = Verdict.ACCEPTED
         except Stop as s:
@@ -193,9 +201,10 @@ class _Session:
                 int(self.problem.limits.total_s * 2) + 60,
             )
             self.runner = RunnerClient(self.workdir, self.dev, limits, runner_env(self.dev))
-        msg = self._recv(RUNNER_START_S, "starting")
-        if msg.get("op") != "ready":
-            raise Stop(Verdict.INTERNAL_ERROR, f"the runner did not start: {msg}")
+        try:
+            self.runner.wait_ready(RUNNER_START_S)
+        except (RunnerDied, RunnerTimeout) as e:
+            raise Stop(Verdict.INTERNAL_ERROR, f"the runner did not start: {e}") from e
         self._phase("sandbox_start", t0)
         if self.dev == "cuda":
             self._calibrate()
@@ -336,7 +345,12 @@ class _Session:
         self.first_call = False
         self._raise_if_error(msg)
         if msg.get("op") != "done":
-            raise Stop(Verdict.INTERNAL_ERROR, "unexpected answer from the runner")
+            # Only the submission can put the runner's protocol out of step (its process writes
+            # on the control pipe): that is tampering with the harness, not a judge failure.
+            raise Stop(
+                Verdict.REJECTED,
+                "the runner's replies were out of order: the submission interfered with the harness",
+            )
         return msg
 
     def _left(self, limit: float) -> float:
@@ -465,12 +479,15 @@ class _Session:
         st = timing.stats(times)
         wall_med = statistics.median(walls)
         # The runner's clock runs in untrusted code: the referee's own clock must agree with it.
-        honest_floor = 0.8 * (wall_med - self.overhead_ms) - 0.05
-        if st.median < honest_floor:
+        # The referee's wall clock carries ~0.1 ms of scheduling noise around its calibrated
+        # overhead (seen on an H100), so only a gross disagreement is called forgery; the
+        # speed-of-light bound below catches a forged time that is merely too good.
+        referee_ms = wall_med - self.overhead_ms
+        if st.median < 0.5 * referee_ms - 0.1:
             raise Stop(
                 Verdict.REJECTED,
                 f"benchmark {case.name}: reported {st.median:.4f} ms, but the "
-                f"referee measured {wall_med - self.overhead_ms:.4f} ms: the timer was tampered with",
+                f"referee measured {referee_ms:.4f} ms: the timer was tampered with",
             )
         flops, nbytes = self.problem.roofline.counts(case.params)
         bw = timing.ceiling("copy")
@@ -478,6 +495,12 @@ class _Session:
         t_mem = nbytes / bw * 1e3
         t_cmp = flops / peak * 1e3 if peak else 0.0
         sol_ms = max(t_mem, t_cmp)
+        if st.median < SOL_GUARD * sol_ms:
+            raise Stop(
+                Verdict.REJECTED,
+                f"benchmark {case.name}: reported {st.median:.4f} ms, faster than this GPU's measured "
+                f"speed of light ({sol_ms:.4f} ms): the time cannot be true",
+            )
         clocks = {
             "before": clocks_before,
             "after": clocks_after,
