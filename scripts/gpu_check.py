@@ -282,7 +282,7 @@ def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
 
 
 def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
-    sys.path.insert(0, str(REPO / "tests"))
+    sys.path.append(str(REPO / "tests"))  # after the repo root: tests/worker must not shadow worker
     try:
         from adversarial.catalog import run_catalog  # type: ignore[import-not-found]
     except ImportError:

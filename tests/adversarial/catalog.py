@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from worker.grading import sandbox
+
 HERE = Path(__file__).resolve().parent
 SUBMISSIONS = HERE / "submissions"
 REPO = HERE.parents[1]
@@ -620,13 +622,7 @@ _SANDBOX_KEYS = {
     "TRITON_CACHE_DIR",
     "LANG",
     "TRITON_INTERPRET",
-    "LD_LIBRARY_PATH",
-    "CUDA_HOME",
-    "CUDA_PATH",
-    "TRITON_LIBCUDA_PATH",
-    "TRITON_PTXAS_PATH",
-    "CUDA_VISIBLE_DEVICES",
-    "NVIDIA_VISIBLE_DEVICES",
+    *sandbox._PASS_ENV,  # what the sandbox passes through on purpose
     "PWD",
     "SHLVL",
     "_",
