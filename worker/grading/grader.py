@@ -222,9 +222,8 @@ class _Session:
         for _ in range(PING_COUNT):
             self.flusher.flush()
             torch.cuda.synchronize()
-            self.runner.thaw()
             t = time.perf_counter()
-            self._request(5.0, "calibrating", op="ping")
+            self._request(5.0, "calibrating", thaw_last=True, op="ping")
             walls.append((time.perf_counter() - t) * 1e3)
             self.runner.freeze()
         self.runner.thaw()
@@ -332,8 +331,10 @@ class _Session:
 
     def _call(self, key: str, timed: bool) -> dict[str, Any]:
         lim = self.problem.limits
-        if timed:  # warmed up: no JIT left, one message
-            msg = self._request(self._left(lim.call_s), "running", op="call", case=key, timed=True)
+        if timed:  # warmed up: no JIT left, one message; the runner is thawed once it is sent
+            msg = self._request(
+                self._left(lim.call_s), "running", thaw_last=True, op="call", case=key, timed=True
+            )
         else:
             # A Triton kernel compiles during its first call on a GPU: the host part of the call
             # (until "launched") may take the compile limit; the device part only the call limit.
@@ -432,17 +433,27 @@ class _Session:
             flusher.flush()
         torch.cuda.synchronize()
         assert self.runner is not None
-        self.runner.thaw()
+        # The clock starts while the runner is still frozen and the call is already in its pipe:
+        # nothing the submission does after the thaw escapes the referee's wall clock.
         t = time.perf_counter()
         msg = self._call(key, timed=True)
         wall = (time.perf_counter() - t) * 1e3
         self.runner.freeze()
+        # At once, before anything else: outputs at secret positions. A "done" sent before the
+        # work finished (a forged message, work left on another stream) shows as poison here.
+        probes = self._probe(bufs, expected)
         snapshot = {a.name: bufs[a.name].tensor.clone() for a in self.problem.outputs}
         ok, message, _ = self._check(bufs, expected, scales)
         if not ok:
             raise Stop(
                 Verdict.WRONG_ANSWER,
                 f"benchmark {case.name}: a timed run gave a wrong result: {message}",
+            )
+        if any(bool(torch.isnan(p).any()) for p in probes):
+            raise Stop(
+                Verdict.REJECTED,
+                f"benchmark {case.name}: outputs were still unwritten when solve reported "
+                "completion (work finished outside the timed call)",
             )
         torch.cuda.synchronize()
         time.sleep(max(0.001, 2 * wall / 1e3))
@@ -457,6 +468,21 @@ class _Session:
         if not isinstance(ms, float | int) or ms != ms or ms < 0:
             raise Stop(Verdict.REJECTED, "the runner reported no valid time for a timed call")
         return float(ms), wall
+
+    def _probe(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]) -> list[Any]:
+        """Copies of a few float outputs at random positions where the answer is finite."""
+        import torch
+
+        probes = []
+        for a in self.problem.outputs:
+            out = bufs[a.name].tensor.view(-1)
+            if not out.is_floating_point():
+                continue
+            idx = torch.randint(0, out.numel(), (64,), device=out.device)
+            values = out[idx].clone()
+            finite = torch.isfinite(expected[a.name].reshape(-1).to(out.device)[idx])
+            probes.append(values[finite])
+        return probes
 
     def _bench_case(
         self, case: Case, key: str, bufs: dict[str, buffers.SharedBuffer], flusher: timing.L2Flusher
@@ -524,10 +550,12 @@ class _Session:
         )
 
     # -- plumbing ---------------------------------------------------------------------------
-    def _request(self, timeout_s: float, what: str, **msg: Any) -> dict[str, Any]:
+    def _request(
+        self, timeout_s: float, what: str, thaw_last: bool = False, **msg: Any
+    ) -> dict[str, Any]:
         assert self.runner is not None
         try:
-            self.runner.send(**msg)
+            self.runner.send(thaw_last=thaw_last, **msg)
         except RunnerDied as e:
             raise Stop(Verdict.RUNTIME_ERROR, f"while {what}: {e.message}") from e
         return self._recv(timeout_s, what)

@@ -147,13 +147,16 @@ class RunnerClient:
             raise RunnerDied(f"unexpected first message from the runner: {msg}")
         self.ready = True
 
-    def send(self, **msg: Any) -> None:
-        if self.frozen:
+    def send(self, *, thaw_last: bool = False, **msg: Any) -> None:
+        """Write one message; a frozen runner is thawed first, or just after (``thaw_last``)."""
+        if self.frozen and not thaw_last:
             self.thaw()
         try:
             os.write(self._p2c_w, (json.dumps(msg) + "\n").encode())
         except BrokenPipeError as e:
             raise RunnerDied(self._death()) from e
+        if self.frozen:
+            self.thaw()
 
     def recv(self, timeout_s: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout_s
