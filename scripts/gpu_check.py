@@ -314,8 +314,12 @@ def main() -> None:
     if ns.sample:
         import dataclasses
 
-        probs = [dataclasses.replace(p, samples=tuple(s for s in p.samples if any(x in s.path.name for x in ns.sample)))
-                 for p in probs]
+        probs = [
+            dataclasses.replace(
+                p, samples=tuple(s for s in p.samples if any(x in s.path.name for x in ns.sample))
+            )
+            for p in probs
+        ]
     info = env_info()
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)

@@ -12,8 +12,9 @@ from __future__ import annotations
 import torch
 
 
-def generate(params: dict[str, int], kind: str, gen: torch.Generator,
-             device: torch.device) -> dict[str, torch.Tensor]:
+def generate(
+    params: dict[str, int], kind: str, gen: torch.Generator, device: torch.device
+) -> dict[str, torch.Tensor]:
     """Input ``x`` of length ``n``; every random number comes from ``gen``."""
     n = params["n"]
     if kind == "random":
@@ -32,8 +33,9 @@ def reference(inputs: dict[str, torch.Tensor], params: dict[str, int]) -> dict[s
     return {"out": inputs["x"].to(torch.float64).sum().reshape(1)}
 
 
-def error_scale(inputs: dict[str, torch.Tensor], params: dict[str, int],
-                expected: dict[str, torch.Tensor]) -> dict[str, torch.Tensor | float]:
+def error_scale(
+    inputs: dict[str, torch.Tensor], params: dict[str, int], expected: dict[str, torch.Tensor]
+) -> dict[str, torch.Tensor | float]:
     """rtol is relative to sum(|x|): the quantity float32 rounding errors of a sum scale with."""
     return {"out": inputs["x"].to(torch.float64).abs().sum().reshape(1)}
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import torch
 
 
-def generate(params: dict[str, int], kind: str, gen: torch.Generator,
-             device: torch.device) -> dict[str, torch.Tensor]:
+def generate(
+    params: dict[str, int], kind: str, gen: torch.Generator, device: torch.device
+) -> dict[str, torch.Tensor]:
     """Input ``x`` of shape (rows, cols); every random number comes from ``gen``."""
     rows, cols = params["rows"], params["cols"]
     x = torch.randn(rows, cols, generator=gen, device=device, dtype=torch.float32)

@@ -17,8 +17,9 @@ def _wide_range(n: int, gen: torch.Generator, device: torch.device) -> torch.Ten
     return (sign * torch.pow(10.0, exponent)).to(torch.float32)
 
 
-def generate(params: dict[str, int], kind: str, gen: torch.Generator,
-             device: torch.device) -> dict[str, torch.Tensor]:
+def generate(
+    params: dict[str, int], kind: str, gen: torch.Generator, device: torch.device
+) -> dict[str, torch.Tensor]:
     """Inputs ``a`` and ``b`` of length ``n``; every random number comes from ``gen``."""
     n = params["n"]
     if kind == "random":
