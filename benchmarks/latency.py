@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Verdict latency of a warm worker: N different submissions through the runner pool.
+
+    python3 benchmarks/latency.py --problem vector-add --count 50 [--device cuda|cpu] [--mode submit|run]
+
+Each submission is the problem's accepted Triton sample with a different block size or a
+comment (so nothing is cached between them), graded one after another as a worker would,
+with a warm pool (the runner for the next submission starts while this one is graded).
+Prints p50/p95 of the time from "grade called" to "verdict" and the median of each phase
+(runner start wait, load, compile, tests, benchmark). The queue's share (web -> Celery ->
+worker) is measured separately by the web app's load test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from worker.grading import grader, problems  # noqa: E402
+from worker.grading.runner_client import RunnerPool  # noqa: E402
+
+
+def variants(source: str, count: int) -> list[str]:
+    """Different sources: block-size constants changed where there are any, plus a unique tag."""
+    out = []
+    blocks = [256, 512, 1024, 2048, 4096]
+    for i in range(count):
+        s = re.sub(
+            r"\bBLOCK(_SIZE)? = \d+",
+            lambda m, i=i: f"{m.group(0).split('=')[0]}= {blocks[i % 5]}",
+            source,
+        )
+        out.append(f"# variant {i}\n{s}")
+    return out
+
+
+def pct(xs: list[float], q: float) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, round(q * (len(s) - 1)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument("--problem", default="vector-add")
+    ap.add_argument("--count", type=int, default=50)
+    ap.add_argument("--device", default="auto")
+    ap.add_argument("--mode", default="submit")
+    ap.add_argument("--sample", default="triton_fast.py")
+    ap.add_argument("--json", type=Path, help="write the raw figures here")
+    ns = ap.parse_args()
+    p = problems.resolve(ns.problem)
+    sample = next(s for s in p.samples if s.path.name == ns.sample)
+    dev = grader.resolve_device(ns.device)
+    pool = RunnerPool(dev)
+    pool.settle(120)  # a warm worker: its first runner is ready before the first submission
+    totals, phases, verdicts = [], [], []
+    for i, src in enumerate(variants(sample.path.read_text(), ns.count)):
+        t0 = time.monotonic()
+        res = grader.grade(p, src, "triton", device=dev, mode=ns.mode, pool=pool)
+        totals.append(time.monotonic() - t0)
+        phases.append(res.phases)
+        verdicts.append(str(res.verdict))
+        print(f"{i:3d} {res.verdict} {totals[-1]:.2f}s {res.phases}", flush=True)
+        pool.settle(120)  # the time between two learners' submissions: the next runner is ready
+    pool.close()
+    keys = sorted({k for ph in phases for k in ph})
+    summary = {
+        "problem": ns.problem,
+        "device": dev,
+        "mode": ns.mode,
+        "count": ns.count,
+        "verdicts": {v: verdicts.count(v) for v in set(verdicts)},
+        "p50_s": round(pct(totals, 0.5), 3),
+        "p95_s": round(pct(totals, 0.95), 3),
+        "phase_median_s": {
+            k: round(statistics.median(ph.get(k, 0.0) for ph in phases), 3) for k in keys
+        },
+    }
+    print(json.dumps(summary, indent=1))
+    if ns.json:
+        ns.json.write_text(
+            json.dumps({"summary": summary, "totals": totals, "phases": phases}, indent=1)
+        )
+
+
+if __name__ == "__main__":
+    main()
