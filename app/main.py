@@ -46,7 +46,7 @@ def create_app(settings: Settings | None = None,
     app.state.settings = settings
     app.state.engine = make_engine(settings.database_url)
     app.state.registry = ProblemRegistry(settings.PROBLEMS_DIR)
-    app.state.enqueue = enqueue or celery_enqueue
+    app.state.enqueue = enqueue if enqueue is not None else celery_enqueue
     app.add_middleware(SessionMiddleware, secret_key=settings.SECRET_KEY, session_cookie="kd_session",
                        max_age=settings.SESSION_MAX_AGE_S, same_site="lax",
                        https_only=settings.secure_cookies)
