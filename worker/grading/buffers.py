@@ -1,0 +1,137 @@
+"""Memory shared between the referee and the sandboxed runner.
+
+The referee owns every input and output buffer. The runner maps them (it must read inputs and
+write outputs) but never sees the referee's private copies of the inputs or the expected
+outputs, which live in the referee's own memory.
+
+* CPU (Triton interpreter): a file in the run's work folder, mapped by both processes.
+* GPU: a dedicated ``cuMemAlloc`` allocation exported with CUDA IPC. Dedicated allocations
+  matter: a handle to a block of torch's caching allocator would expose whatever else the
+  referee keeps in that block (expected outputs included).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+_TYPESTR = {"float32": "<f4", "float16": "<f2", "bfloat16": "<V2", "int32": "<i4"}
+_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4}
+
+
+class CudaError(RuntimeError):
+    pass
+
+
+class _IpcHandle(ctypes.Structure):
+    _fields_ = [("reserved", ctypes.c_char * 64)]
+
+
+_libcuda: Any = None
+
+
+def libcuda() -> Any:
+    """The CUDA driver API; the primary context torch made current is the one used."""
+    global _libcuda
+    if _libcuda is None:
+        lib = ctypes.CDLL("libcuda.so.1")
+        lib.cuMemAlloc_v2.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]
+        lib.cuMemFree_v2.argtypes = [ctypes.c_uint64]
+        lib.cuIpcGetMemHandle.argtypes = [ctypes.POINTER(_IpcHandle), ctypes.c_uint64]
+        lib.cuIpcOpenMemHandle_v2.argtypes = [ctypes.POINTER(ctypes.c_uint64), _IpcHandle, ctypes.c_uint]
+        lib.cuIpcCloseMemHandle.argtypes = [ctypes.c_uint64]
+        _libcuda = lib
+    return _libcuda
+
+
+def _check(result: int, what: str) -> None:
+    if result != 0:
+        raise CudaError(f"{what} failed with CUresult {result}")
+
+
+class _CudaArray:
+    """Just enough of ``__cuda_array_interface__`` for ``torch.as_tensor`` to wrap a pointer."""
+
+    def __init__(self, ptr: int, shape: tuple[int, ...], dtype: str) -> None:
+        self.__cuda_array_interface__ = {
+            "shape": shape, "typestr": _TYPESTR[dtype], "data": (ptr, False), "version": 3, "strides": None,
+        }
+
+
+def _torch_dtype(dtype: str) -> Any:
+    import torch
+
+    return getattr(torch, dtype)
+
+
+def _nbytes(shape: tuple[int, ...], dtype: str) -> int:
+    return max(1, math.prod(shape)) * _ITEMSIZE[dtype]
+
+
+@dataclass
+class SharedBuffer:
+    """One tensor argument; ``tensor`` is the referee's view, ``descriptor()`` the runner's."""
+
+    tensor: Any
+    desc: dict[str, Any]
+    _ptr: int = 0
+
+    def descriptor(self) -> dict[str, Any]:
+        return self.desc
+
+    def free(self) -> None:
+        if self._ptr:
+            self.tensor = None
+            libcuda().cuMemFree_v2(self._ptr)
+            self._ptr = 0
+
+
+def create(shape: tuple[int, ...], dtype: str, device: str, folder: Path, name: str) -> SharedBuffer:
+    import torch
+
+    nbytes = _nbytes(shape, dtype)
+    if device == "cpu":
+        path = folder / f"{name}.buf"
+        with open(path, "wb") as f:
+            f.truncate(nbytes)
+        path.chmod(0o666)
+        numel = math.prod(shape)
+        t = torch.from_file(str(path), shared=True, size=numel, dtype=_torch_dtype(dtype)).view(shape)
+        return SharedBuffer(t, {"kind": "file", "path": path.name, "shape": list(shape), "dtype": dtype})
+    lib = libcuda()
+    ptr = ctypes.c_uint64()
+    _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), "cuMemAlloc")
+    handle = _IpcHandle()
+    _check(lib.cuIpcGetMemHandle(ctypes.byref(handle), ptr.value), "cuIpcGetMemHandle")
+    t = _wrap_cuda(ptr.value, shape, dtype)
+    desc = {"kind": "cuda_ipc", "handle": bytes(handle).hex(), "shape": list(shape), "dtype": dtype}
+    return SharedBuffer(t, desc, ptr.value)
+
+
+def _wrap_cuda(ptr: int, shape: tuple[int, ...], dtype: str) -> Any:
+    import torch
+
+    if dtype == "bfloat16":  # no typestr for bf16: wrap as int16 and reinterpret
+        t = torch.as_tensor(_CudaArray(ptr, shape, "float16"), device="cuda")
+        return t.view(torch.bfloat16)
+    return torch.as_tensor(_CudaArray(ptr, shape, dtype), device="cuda")
+
+
+def open_descriptor(desc: dict[str, Any], folder: Path) -> tuple[Any, int]:
+    """In the runner: a tensor over a buffer the referee shared; returns (tensor, ipc_ptr)."""
+    import torch
+
+    shape = tuple(desc["shape"])
+    if desc["kind"] == "file":
+        numel = math.prod(shape)
+        t = torch.from_file(str(folder / desc["path"]), shared=True, size=numel,
+                            dtype=_torch_dtype(desc["dtype"]))
+        return t.view(shape), 0
+    lib = libcuda()
+    ptr = ctypes.c_uint64()
+    handle = _IpcHandle.from_buffer_copy(bytes.fromhex(desc["handle"]))
+    _check(lib.cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle, 1), "cuIpcOpenMemHandle")
+    return _wrap_cuda(ptr.value, shape, desc["dtype"]), ptr.value

@@ -1,0 +1,397 @@
+"""The referee: grades one submission against one problem.
+
+This process is trusted. It generates every input from a secret seed, keeps a private copy
+of the inputs and the expected outputs, and hands the sandboxed runner only shared buffers
+for the arguments. After each call it checks the outputs itself; for timed calls it also
+freezes the runner between calls (no background work outside the timed window), checks that
+the outputs do not change after the call returned (no deferred writes), and cross-checks the
+runner's CUDA-event time with its own clock (no forged timer).
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from worker.grading import buffers, checker, compilers, device, problems, sandbox, timing
+from worker.grading.results import BenchResult, CaseResult, CompileResult, GradeResult
+from worker.grading.runner_client import RunnerClient, RunnerDied, RunnerTimeout
+from worker.grading.schema import Case, Problem
+from worker.grading.verdicts import Verdict
+
+log = logging.getLogger(__name__)
+
+MAX_SOURCE_BYTES = 256 << 10
+RUNNER_START_S = 120.0
+BENCH_BUDGET_S = 4.0
+PING_COUNT = 20
+Progress = Callable[[dict[str, Any]], None]
+
+
+class Stop(Exception):
+    """Grading ends early with this verdict."""
+
+    def __init__(self, verdict: Verdict, message: str) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+        self.message = message
+
+
+def resolve_device(requested: str) -> str:
+    if requested == "cpu":
+        return "cpu"
+    import torch
+
+    if torch.cuda.is_available():
+        return "cuda"
+    if requested == "cuda":
+        raise RuntimeError("--device cuda was asked for, but no CUDA GPU is available")
+    return "cpu"
+
+
+def grade(problem: Problem, source: str, language: str, *, device: str = "auto", mode: str = "submit",
+          on_progress: Progress | None = None) -> GradeResult:
+    """Grade ``source`` (Triton .py or CUDA .cu text). Never raises for a bad submission."""
+    dev = resolve_device(device)
+    with tempfile.TemporaryDirectory(prefix="kerneldojo-") as tmp:
+        session = _Session(problem, source, language, dev, mode, on_progress or (lambda e: None), Path(tmp))
+        try:
+            return session.run()
+        except Exception as e:  # a bug of ours: report it, never crash the worker
+            log.exception("internal error grading %s", problem.slug)
+            session.result.verdict = Verdict.INTERNAL_ERROR
+            session.result.message = f"internal error: {type(e).__name__}: {e}"
+            return session.result
+        finally:
+            session.close()
+
+
+class _Session:
+    def __init__(self, problem: Problem, source: str, language: str, dev: str, mode: str,
+                 progress: Progress, workdir: Path) -> None:
+        self.problem, self.source, self.language = problem, source, language
+        self.dev, self.mode, self.progress, self.workdir = dev, mode, progress, workdir
+        workdir.chmod(0o777)
+        name = device.gpu_name() if dev == "cuda" else "cpu-interpreter"
+        self.result = GradeResult(verdict=Verdict.ACCEPTED, problem=problem.slug, language=language,
+                                  device=name or "cuda")
+        self.runner: RunnerClient | None = None
+        self.ref = None
+        self.overhead_ms = 0.0
+        self.deadline = time.monotonic() + problem.limits.total_s
+        self.first_call = True
+
+    # -- phases -----------------------------------------------------------------------------
+    def run(self) -> GradeResult:
+        try:
+            self._validate_source()
+            lib = self._compile()
+            if self.language == "cuda" and self.dev == "cpu":
+                raise Stop(Verdict.NOT_RUN, "compiled; no GPU on this worker to run CUDA")
+            self._start_runner()
+            self._load(lib)
+            self._tests()
+            if self.mode == "submit" and self.dev == "cuda":
+                self._benchmarks()
+            self.result.verdict = Verdict.ACCEPTED
+        except Stop as s:
+            self.result.verdict, self.result.message = s.verdict, s.message
+        if self.runner is not None:
+            self.result.stdout = self.runner.output()
+        self.progress({"stage": "done", "verdict": str(self.result.verdict)})
+        return self.result
+
+    def _phase(self, name: str, t0: float) -> None:
+        self.result.phases[name] = round(self.result.phases.get(name, 0.0) + time.monotonic() - t0, 4)
+
+    def _validate_source(self) -> None:
+        if self.language not in ("triton", "cuda"):
+            raise Stop(Verdict.COMPILE_ERROR, f"unknown language {self.language!r}: use triton or cuda")
+        if not self.source.strip():
+            raise Stop(Verdict.COMPILE_ERROR, "the submission is empty")
+        if len(self.source.encode()) > MAX_SOURCE_BYTES:
+            raise Stop(Verdict.COMPILE_ERROR, f"the submission is larger than {MAX_SOURCE_BYTES >> 10} KiB")
+
+    def _compile(self) -> str:
+        self.progress({"stage": "compiling"})
+        t0 = time.monotonic()
+        if self.language == "triton":
+            path = self.workdir / "solution.py"
+            path.write_text(self.source)
+            try:  # a syntax error is reported before any process starts
+                compile(self.source, "solution.py", "exec")
+            except SyntaxError as e:
+                raise Stop(Verdict.COMPILE_ERROR, f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}") from e
+            self.result.compile = CompileResult(True, "", 0.0)
+            return "solution.py"
+        path = self.workdir / "solution.cu"
+        path.write_text(self.source)
+        res, lib, violation = compilers.compile_cuda(path, self.workdir, self.problem.limits.compile_s)
+        self.result.compile = res
+        self._phase("compile", t0)
+        if not res.ok:
+            raise Stop(Verdict.COMPILE_ERROR, "nvcc could not compile the submission")
+        if violation and self.problem.forbid_library_compute:
+            raise Stop(Verdict.REJECTED, violation)
+        assert lib is not None
+        return lib.name
+
+    def _start_runner(self) -> None:
+        t0 = time.monotonic()
+        env = {"TRITON_INTERPRET": "1"} if self.dev == "cpu" else {}
+        mem = self.problem.limits.host_memory_mb
+        limits = sandbox.Limits(cpu_s=int(self.problem.limits.total_s * 2) + 60,
+                                address_space_mb=(mem + 4096) if self.dev == "cpu" else None)
+        self.runner = RunnerClient(self.workdir, self.dev, limits, env)
+        msg = self._recv(RUNNER_START_S, "starting")
+        if msg.get("op") != "ready":
+            raise Stop(Verdict.INTERNAL_ERROR, f"the runner did not start: {msg}")
+        self._phase("sandbox_start", t0)
+        if self.dev == "cuda":  # calibrate the referee's clock before any submission code exists
+            walls = []
+            for _ in range(PING_COUNT):
+                t = time.perf_counter()
+                self._request(5.0, "calibrating", op="ping")
+                walls.append((time.perf_counter() - t) * 1e3)
+            self.overhead_ms = statistics.median(walls)
+
+    def _load(self, lib: str) -> None:
+        t0 = time.monotonic()
+        argtypes = ["ptr" if a.is_tensor else "int" for a in self.problem.args]
+        msg = self._request(self.problem.limits.compile_s, "loading", op="load", language=self.language,
+                            path=lib, argtypes=argtypes, forbid_library=self.problem.forbid_library_compute)
+        self._phase("load", t0)
+        self._raise_if_error(msg)
+
+    # -- running cases ----------------------------------------------------------------------
+    def _reference_module(self) -> Any:
+        if self.ref is None:
+            self.ref = problems.load_reference(self.problem)
+        return self.ref
+
+    def _make_case(self, case: Case) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        """Fresh inputs from a secret seed, the expected outputs, and the error scales."""
+        import torch
+
+        ref = self._reference_module()
+        gen = torch.Generator(device=self.dev)
+        gen.manual_seed(secrets.randbits(62))
+        inputs = problems.call_generate(ref, self.problem, case.params, case.kind, gen, torch.device(self.dev))
+        expected = ref.reference({k: v.clone() for k, v in inputs.items()}, dict(case.params))
+        scale_fn = getattr(ref, "error_scale", None)
+        scales = scale_fn(inputs, dict(case.params), expected) if scale_fn else {}
+        return inputs, expected, scales
+
+    def _alloc(self, case: Case, key: str) -> dict[str, buffers.SharedBuffer]:
+        bufs = {}
+        for a in self.problem.args:
+            if a.is_tensor:
+                bufs[a.name] = buffers.create(self.problem.shape(a, case.params), a.dtype, self.dev,
+                                              self.workdir, f"{key}_{a.name}")
+        args = [{"kind": "int", "value": case.params[a.name]} if not a.is_tensor
+                else {"kind": "tensor", "desc": bufs[a.name].descriptor()} for a in self.problem.args]
+        msg = self._request(30.0, "binding", op="bind", case=key, args=args)
+        self._raise_if_error(msg)
+        return bufs
+
+    def _fill(self, bufs: dict[str, buffers.SharedBuffer], inputs: dict[str, Any]) -> None:
+        for a in self.problem.args:
+            if a.role == "input":
+                bufs[a.name].tensor.copy_(inputs[a.name])
+            elif a.role == "output":
+                t = bufs[a.name].tensor
+                t.fill_(float("nan") if t.is_floating_point() else -(2**31) + 7)
+
+    def _check(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any],
+               scales: dict[str, Any]) -> tuple[bool, str, float]:
+        worst = 0.0
+        for a in self.problem.outputs:
+            got = bufs[a.name].tensor
+            exp = expected[a.name]
+            scale = scales.get(a.name, exp)
+            ok, message, err = checker.compare(a.name, got, exp, scale if a.name in scales else exp.abs(),
+                                               self.problem.check)
+            worst = max(worst, err)
+            if not ok:
+                return False, message, err
+        return True, "", worst
+
+    def _call(self, key: str, timed: bool) -> dict[str, Any]:
+        # A Triton kernel compiles during its first call on a GPU (never under the interpreter).
+        jit = self.first_call and self.dev == "cuda"
+        limit = self.problem.limits.call_s + (self.problem.limits.compile_s if jit else 0.0)
+        self.first_call = False
+        msg = self._request(min(limit, max(1.0, self.deadline - time.monotonic())), "running",
+                            op="call", case=key, timed=timed)
+        self._raise_if_error(msg)
+        if msg.get("op") != "done":
+            raise Stop(Verdict.INTERNAL_ERROR, "unexpected answer from the runner")
+        return msg
+
+    def _tests(self) -> None:
+        t0 = time.monotonic()
+        cases = [c for c in self.problem.tests if self.dev == "cuda" or c.interpreter]
+        failed: list[str] = []
+        for i, case in enumerate(cases, 1):
+            self.progress({"stage": "testing", "index": i, "total": len(cases), "name": case.name})
+            inputs, expected, scales = self._make_case(case)
+            key = f"t{i}"
+            bufs = self._alloc(case, key)
+            try:
+                self._fill(bufs, inputs)
+                self._sync()
+                self._call(key, timed=False)
+                ok, message, err = self._check(bufs, expected, scales)
+            finally:
+                for b in bufs.values():
+                    b.free()
+            self.result.cases.append(CaseResult(case.name, ok, message, err))
+            if not ok:
+                failed.append(case.name)
+        self._phase("tests", t0)
+        if failed:
+            first = next(c for c in self.result.cases if not c.passed)
+            raise Stop(Verdict.WRONG_ANSWER, f"{len(failed)} of {len(cases)} cases failed; first: {first.name}: {first.message}")
+
+    def _sync(self) -> None:
+        if self.dev == "cuda":
+            import torch
+
+            torch.cuda.synchronize()
+
+    def _benchmarks(self) -> None:
+        import torch
+
+        t0 = time.monotonic()
+        flusher = timing.L2Flusher()
+        cases = self.problem.benchmarks
+        for i, case in enumerate(cases, 1):
+            self.progress({"stage": "benchmarking", "index": i, "total": len(cases), "name": case.name})
+            key = f"b{i}"
+            bufs = self._alloc(case, key)
+            try:
+                res = self._bench_case(case, key, bufs, flusher)
+                if res.clocks.get("throttled"):  # measured under throttling: measure once more
+                    log.warning("throttled during %s; re-measuring", case.name)
+                    res = self._bench_case(case, key, bufs, flusher)
+            finally:
+                for b in bufs.values():
+                    b.free()
+                torch.cuda.empty_cache()
+            self.result.benchmark.append(res)
+        self._phase("benchmark", t0)
+
+    def _timed_call(self, key: str, bufs: dict[str, buffers.SharedBuffer], case: Case,
+                    flusher: timing.L2Flusher | None) -> tuple[float, float]:
+        """One checked call: (runner's event ms, referee's wall ms)."""
+        import torch
+
+        inputs, expected, scales = self._make_case(case)
+        self._fill(bufs, inputs)
+        if flusher is not None:
+            flusher.flush()
+        torch.cuda.synchronize()
+        assert self.runner is not None
+        self.runner.thaw()
+        t = time.perf_counter()
+        msg = self._call(key, timed=True)
+        wall = (time.perf_counter() - t) * 1e3
+        self.runner.freeze()
+        snapshot = {a.name: bufs[a.name].tensor.clone() for a in self.problem.outputs}
+        ok, message, _ = self._check(bufs, expected, scales)
+        if not ok:
+            raise Stop(Verdict.WRONG_ANSWER, f"benchmark {case.name}: a timed run gave a wrong result: {message}")
+        torch.cuda.synchronize()
+        time.sleep(max(0.001, 2 * wall / 1e3))
+        for a in self.problem.outputs:
+            if not torch.equal(snapshot[a.name], bufs[a.name].tensor):
+                raise Stop(Verdict.REJECTED, f"benchmark {case.name}: outputs kept changing after solve "
+                           "returned (work left running outside the timed call)")
+        ms = msg.get("ms")
+        if not isinstance(ms, float | int) or ms != ms or ms < 0:
+            raise Stop(Verdict.REJECTED, "the runner reported no valid time for a timed call")
+        return float(ms), wall
+
+    def _bench_case(self, case: Case, key: str, bufs: dict[str, buffers.SharedBuffer],
+                    flusher: timing.L2Flusher) -> BenchResult:
+        for _ in range(2):  # warm-up on other inputs: JIT, caches, clocks
+            self._timed_call(key, bufs, case, None)
+        clocks_before = device.clocks()
+        times: list[float] = []
+        walls: list[float] = []
+        start = time.monotonic()
+        while len(times) < timing.MAX_RUNS:
+            ms, wall = self._timed_call(key, bufs, case, flusher)
+            times.append(ms)
+            walls.append(wall)
+            if timing.converged(times) or (len(times) >= 3 and time.monotonic() - start > BENCH_BUDGET_S):
+                break
+        clocks_after = device.clocks()
+        st = timing.stats(times)
+        wall_med = statistics.median(walls)
+        # The runner's clock runs in untrusted code: the referee's own clock must agree with it.
+        honest_floor = 0.8 * (wall_med - self.overhead_ms) - 0.05
+        if st.median < honest_floor:
+            raise Stop(Verdict.REJECTED, f"benchmark {case.name}: reported {st.median:.4f} ms, but the "
+                       f"referee measured {wall_med - self.overhead_ms:.4f} ms: the timer was tampered with")
+        flops, nbytes = self.problem.roofline.counts(case.params)
+        bw = timing.ceiling("copy")
+        peak = timing.ceiling(self.problem.roofline.compute) if flops else 0.0
+        t_mem = nbytes / bw * 1e3
+        t_cmp = flops / peak * 1e3 if peak else 0.0
+        sol_ms = max(t_mem, t_cmp)
+        clocks = {"before": clocks_before, "after": clocks_after,
+                  "throttled": bool(clocks_before.get("throttled") or clocks_after.get("throttled"))}
+        return BenchResult(
+            name=case.name, median_ms=round(st.median, 5), runs=st.runs, iqr_ms=round(st.iqr, 5),
+            rse_pct=round(st.rse * 100, 3), min_ms=round(st.min, 5), max_ms=round(st.max, 5),
+            gbps=round(nbytes / (st.median / 1e3) / 1e9, 2), tflops=round(flops / (st.median / 1e3) / 1e12, 3),
+            sol_ms=round(sol_ms, 5), sol_pct=round(100 * sol_ms / st.median, 1),
+            bound="memory" if t_mem >= t_cmp else "compute", wall_median_ms=round(wall_med, 4), clocks=clocks,
+        )
+
+    # -- plumbing ---------------------------------------------------------------------------
+    def _request(self, timeout_s: float, what: str, **msg: Any) -> dict[str, Any]:
+        assert self.runner is not None
+        try:
+            self.runner.send(**msg)
+        except RunnerDied as e:
+            raise Stop(Verdict.RUNTIME_ERROR, f"while {what}: {e.message}") from e
+        return self._recv(timeout_s, what)
+
+    def _recv(self, timeout_s: float, what: str) -> dict[str, Any]:
+        assert self.runner is not None
+        try:
+            return self.runner.recv(timeout_s)
+        except RunnerTimeout as e:
+            verdict = Verdict.TIME_LIMIT_EXCEEDED if what in ("running", "loading") else Verdict.INTERNAL_ERROR
+            if what == "running" and time.monotonic() >= self.deadline:
+                raise Stop(verdict, f"the whole grading took longer than {self.problem.limits.total_s:.0f} s") from e
+            raise Stop(verdict, f"no answer after {timeout_s:.1f} s while {what}") from e
+        except RunnerDied as e:
+            verdict = Verdict.RUNTIME_ERROR
+            if "SIGXCPU" in e.message or "SIGKILL" in e.message and time.monotonic() >= self.deadline:
+                verdict = Verdict.TIME_LIMIT_EXCEEDED
+            if what == "starting":
+                verdict = Verdict.INTERNAL_ERROR
+            raise Stop(verdict, f"while {what}: {e.message}") from e
+
+    def _raise_if_error(self, msg: dict[str, Any]) -> None:
+        if msg.get("op") == "error":
+            try:
+                verdict = Verdict(msg.get("verdict", "runtime_error"))
+            except ValueError:
+                verdict = Verdict.RUNTIME_ERROR
+            if verdict == Verdict.ACCEPTED:  # the runner cannot grant a verdict
+                verdict = Verdict.RUNTIME_ERROR
+            raise Stop(verdict, str(msg.get("message", ""))[:8000])
+
+    def close(self) -> None:
+        if self.runner is not None:
+            self.runner.close()

@@ -1,0 +1,236 @@
+"""The runner: the sandboxed child process that loads a submission and calls ``solve``.
+
+Everything in this process is untrusted once the submission is loaded: it may patch this
+module, the timer, torch. So the runner only *computes*; the referee (grader.py) generates
+inputs, keeps the expected outputs, checks every output and cross-checks every time.
+
+Protocol: JSON lines. The referee writes on fd ``--ctl-in``; the runner answers on
+``--ctl-out``. The submission's own stdout/stderr go to a log file the referee reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import importlib.util
+import json
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Any
+
+from worker.grading import buffers, rules
+
+
+class SubmissionError(Exception):
+    def __init__(self, verdict: str, message: str) -> None:
+        super().__init__(message)
+        self.verdict = verdict
+        self.message = message
+
+
+class Runner:
+    def __init__(self, workdir: Path, device: str, out: Any) -> None:
+        self.workdir = workdir
+        self.device = device
+        self.out = out
+        self.solve: Any = None
+        self.language = ""
+        self.shim: Any = None
+        self.forbid_library = True
+        self.cases: dict[str, list[Any]] = {}
+        self.torch: Any = None
+
+    def send(self, **msg: Any) -> None:
+        self.out.write(json.dumps(msg) + "\n")
+        self.out.flush()
+
+    # -- set-up, before any submission code runs -------------------------------------------
+    def init_device(self) -> None:
+        import torch
+
+        self.torch = torch
+        if self.device == "cuda":
+            torch.cuda.init()
+            torch.zeros(1, device="cuda")
+            torch.cuda.synchronize()
+
+    def ping(self) -> None:
+        """The same path as a timed call with nothing in it: calibrates the referee's clock."""
+        if self.device == "cuda":
+            torch = self.torch
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            torch.cuda.synchronize()
+            end.record()
+            end.synchronize()
+        self.send(op="pong")
+
+    # -- loading ----------------------------------------------------------------------------
+    def load(self, msg: dict[str, Any]) -> None:
+        self.language = msg["language"]
+        self.forbid_library = bool(msg.get("forbid_library", True))
+        path = self.workdir / msg["path"]
+        if self.language == "triton":
+            self.solve = _load_python(path)
+        else:
+            self.solve, self.shim = _load_shared_library(path, msg["argtypes"])
+
+    def bind(self, msg: dict[str, Any]) -> None:
+        args: list[Any] = []
+        for a in msg["args"]:
+            if a["kind"] == "int":
+                args.append(int(a["value"]))
+            else:
+                t, _ = buffers.open_descriptor(a["desc"], self.workdir)
+                args.append(t)
+        self.cases[msg["case"]] = args
+
+    # -- calling ----------------------------------------------------------------------------
+    def call(self, msg: dict[str, Any]) -> None:
+        args = self.cases[msg["case"]]
+        timed = bool(msg.get("timed")) and self.device == "cuda"
+        torch = self.torch
+        if self.language == "cuda":
+            call_args = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
+        else:
+            call_args = args
+        ms = None
+        if timed:
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            self._invoke(call_args)
+            self._synchronize()
+            end.record()
+            end.synchronize()
+            ms = start.elapsed_time(end)
+        else:
+            self._invoke(call_args)
+            self._synchronize()
+        self.send(op="done", ms=ms)
+
+    def _invoke(self, call_args: list[Any]) -> None:
+        if self.language == "cuda":
+            self.solve(*call_args)
+            return
+        if self.forbid_library:
+            with rules.no_library_compute():
+                result = self.solve(*call_args)
+        else:
+            result = self.solve(*call_args)
+        if result is not None:
+            # Destination-passing style: outputs are written in place, nothing is returned.
+            raise SubmissionError(
+                "wrong_answer", "solve must write its outputs in place and return None "
+                f"(it returned a {type(result).__name__})")
+
+    def _synchronize(self) -> None:
+        if self.device != "cuda":
+            return
+        if self.shim is not None:
+            code = self.shim.kerneldojo_sync()
+            if code != 0:
+                raise SubmissionError(_cuda_verdict(code), f"CUDA error {code}: {self.shim.kerneldojo_error_string(code).decode()}")
+        self.torch.cuda.synchronize()
+
+
+def _cuda_verdict(code: int) -> str:
+    return "memory_limit_exceeded" if code == 2 else "runtime_error"  # 2 = cudaErrorMemoryAllocation
+
+
+def _load_python(path: Path) -> Any:
+    spec = importlib.util.spec_from_file_location("solution", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["solution"] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except SyntaxError as e:
+        raise SubmissionError("compile_error", f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}") from e
+    except BaseException as e:  # any failure while importing the file means it does not load
+        raise SubmissionError("compile_error", _submission_traceback(e, path.name)) from e
+    solve = getattr(mod, "solve", None)
+    if not callable(solve):
+        raise SubmissionError("compile_error", "the file must define a function solve(...)")
+    return solve
+
+
+def _load_shared_library(path: Path, argtypes: list[str]) -> tuple[Any, Any]:
+    lib = ctypes.CDLL(str(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
+    solve = lib.solve
+    solve.argtypes = [ctypes.c_void_p if t == "ptr" else ctypes.c_int for t in argtypes]
+    solve.restype = None
+    lib.kerneldojo_sync.restype = ctypes.c_int
+    lib.kerneldojo_error_string.restype = ctypes.c_char_p
+    lib.kerneldojo_error_string.argtypes = [ctypes.c_int]
+    return solve, lib
+
+
+def _submission_traceback(e: BaseException, filename: str) -> str:
+    """The traceback frames in the learner's own file, then the error: no harness internals."""
+    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.endswith(filename)]
+    lines = [f"  line {f.lineno}, in {f.name}\n    {f.line}" for f in frames[-5:]]
+    head = "Traceback (in your code):\n" + "\n".join(lines) + "\n" if lines else ""
+    return head + "".join(traceback.format_exception_only(type(e), e)).strip()
+
+
+_JIT_ERRORS = (NameError, TypeError, AttributeError, SyntaxError, AssertionError, ImportError)
+
+
+def classify(e: BaseException, filename: str) -> tuple[str, str]:
+    """Verdict and message for an exception raised while calling solve."""
+    if isinstance(e, SubmissionError):
+        return e.verdict, e.message
+    if isinstance(e, rules.LibraryComputeError):
+        return "rejected", str(e)
+    name = type(e).__name__
+    module = type(e).__module__
+    if "CompilationError" in name or module.startswith("triton.compiler"):
+        return "compile_error", str(e)[-4000:]
+    if name == "InterpreterError" and isinstance(e.__cause__, _JIT_ERRORS):
+        # Under TRITON_INTERPRET=1 these are what the GPU compiler reports at JIT time.
+        return "compile_error", f"{type(e.__cause__).__name__}: {e.__cause__} (in a @triton.jit kernel)"
+    if name == "OutOfMemoryError" or "out of memory" in str(e).lower():
+        return "memory_limit_exceeded", _submission_traceback(e, filename)
+    return "runtime_error", _submission_traceback(e, filename)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--ctl-in", type=int, required=True)
+    p.add_argument("--ctl-out", type=int, required=True)
+    p.add_argument("--workdir", type=Path, required=True)
+    p.add_argument("--device", choices=["cpu", "cuda"], required=True)
+    ns = p.parse_args()
+    inp = os.fdopen(ns.ctl_in, "r")
+    out = os.fdopen(ns.ctl_out, "w")
+    runner = Runner(ns.workdir, ns.device, out)
+    runner.init_device()
+    runner.send(op="ready", pid=os.getpid())
+    filename = ""
+    for line in inp:
+        msg = json.loads(line)
+        op = msg["op"]
+        try:
+            if op == "ping":
+                runner.ping()
+            elif op == "load":
+                filename = msg["path"]
+                runner.load(msg)
+                runner.send(op="loaded")
+            elif op == "bind":
+                runner.bind(msg)
+                runner.send(op="bound")
+            elif op == "call":
+                runner.call(msg)
+            elif op == "exit":
+                break
+        except BaseException as e:
+            verdict, message = classify(e, filename)
+            runner.send(op="error", verdict=verdict, message=message)
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

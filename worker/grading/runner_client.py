@@ -1,0 +1,121 @@
+"""The referee's end of the runner protocol: start it sandboxed, talk JSON lines, time out."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from worker.grading import sandbox
+
+
+class RunnerDied(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class RunnerTimeout(Exception):
+    pass
+
+
+class RunnerClient:
+    def __init__(self, workdir: Path, device: str, limits: sandbox.Limits, env: dict[str, str]) -> None:
+        self.workdir = workdir
+        p2c_r, self._p2c_w = os.pipe()
+        self._c2p_r, c2p_w = os.pipe()
+        self.log_path = workdir / "output.log"
+        log = open(self.log_path, "wb")  # noqa: SIM115 - handed to the child
+        wd = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
+        argv = [sys.executable, "-m", "worker.grading.runner", "--ctl-in", str(p2c_r), "--ctl-out", str(c2p_w),
+                "--workdir", wd, "--device", device]
+        policy = sandbox.Policy(workdir=workdir, gpu=device == "cuda", env=env, limits=limits)
+        try:
+            self.proc = sandbox.Process(argv, policy, stdout=log.fileno(), stderr=log.fileno(), pass_fds=(p2c_r, c2p_w))
+        finally:
+            os.close(p2c_r)
+            os.close(c2p_w)
+            log.close()
+        self._buf = b""
+        self.frozen = False
+
+    def send(self, **msg: Any) -> None:
+        if self.frozen:
+            self.thaw()
+        try:
+            os.write(self._p2c_w, (json.dumps(msg) + "\n").encode())
+        except BrokenPipeError as e:
+            raise RunnerDied(self._death()) from e
+
+    def recv(self, timeout_s: float) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout_s
+        while b"\n" not in self._buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RunnerTimeout()
+            r, _, _ = select.select([self._c2p_r], [], [], left)
+            if not r:
+                continue
+            chunk = os.read(self._c2p_r, 1 << 16)
+            if not chunk:
+                raise RunnerDied(self._death())
+            self._buf += chunk
+            if len(self._buf) > 1 << 20:
+                raise RunnerDied("the runner sent an oversized message")
+        line, self._buf = self._buf.split(b"\n", 1)
+        try:
+            msg = json.loads(line)
+        except ValueError as e:
+            raise RunnerDied(f"garbled message from the runner: {line[:200]!r}") from e
+        if not isinstance(msg, dict):
+            raise RunnerDied("garbled message from the runner")
+        return msg
+
+    def request(self, timeout_s: float, **msg: Any) -> dict[str, Any]:
+        self.send(**msg)
+        return self.recv(timeout_s)
+
+    def freeze(self) -> None:
+        self.proc.freeze()
+        self.frozen = True
+
+    def thaw(self) -> None:
+        self.proc.thaw()
+        self.frozen = False
+
+    def _death(self) -> str:
+        try:
+            code = self.proc.popen.wait(timeout=5)
+        except Exception:
+            return "the runner stopped answering"
+        if code < 0:
+            return f"the process was killed by signal {signal.Signals(-code).name}"
+        # bwrap reports a signal death of its child as 128 + signal
+        if code > 128 and code - 128 in signal.Signals._value2member_map_:
+            return f"the process was killed by signal {signal.Signals(code - 128).name}"
+        return f"the process exited with status {code} before finishing"
+
+    def output(self, limit: int = 16 << 10) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                data = f.read(limit + 1)
+        except OSError:
+            return ""
+        text = data[:limit].decode("utf-8", "replace")
+        return text + ("\n[output truncated]" if len(data) > limit else "")
+
+    def close(self) -> None:
+        try:
+            os.close(self._p2c_w)
+        except OSError:
+            pass
+        self.proc.kill()
+        try:
+            os.close(self._c2p_r)
+        except OSError:
+            pass

