@@ -24,7 +24,6 @@ from app.models import Submission
 from worker.celery_app import TASK_NAME, celery
 
 log = logging.getLogger(__name__)
-HEARTBEAT_S = 5.0
 
 
 @lru_cache
@@ -101,7 +100,9 @@ def _heartbeat(eng: Engine, sub_id: int, attempt: int, stop: threading.Event) ->
     from app.models import Status, utcnow
 
     t = Submission.__table__  # type: ignore[attr-defined]
-    while not stop.wait(HEARTBEAT_S):
+    # Several beats within STUCK_AFTER_S, so that a live worker never looks stale.
+    every = max(0.5, min(5.0, get_settings().STUCK_AFTER_S / 4))
+    while not stop.wait(every):
         try:
             with eng.begin() as conn:
                 conn.execute(update(t).where(t.c.id == sub_id, t.c.attempt == attempt,
