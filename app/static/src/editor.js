@@ -43,7 +43,9 @@ const view = new EditorView({
     ],
   }),
 });
-window.kerneldojoEditor = view; // for scripted use (tests, extensions)
+window.kerneldojoEditor = view;
+// Save on leaving too, so that a draft typed just before a reload is not lost to the debounce.
+window.addEventListener("pagehide", () => localStorage.setItem(draftKey(current), view.state.doc.toString())); // for scripted use (tests, extensions)
 
 langSelect.addEventListener("change", () => {
   localStorage.setItem(draftKey(current), view.state.doc.toString());
