@@ -28,7 +28,9 @@ def signup(session: Session, data: UserCreate) -> User:
     cfg = site_config(session)
     code_ok = bool(cfg.invite_code) and data.invite_code.strip() == cfg.invite_code
     if not cfg.signups_open and not code_ok:
-        raise AccountError("sign-ups are closed; ask your instructor for the class invite code", 403)
+        raise AccountError(
+            "sign-ups are closed; ask your instructor for the class invite code", 403
+        )
     if session.exec(select(User).where(User.username == data.username)).first():
         raise AccountError("that username is taken", 409)
     user = User(username=data.username, password_hash=hash_password(data.password))

@@ -33,15 +33,35 @@ def host_gpu_kind() -> str:
 
 
 def worker_argv(kind: str, name: str, loglevel: str = "INFO") -> list[str]:
-    return [sys.executable, "-m", "celery", "-A", "worker.celery_app", "worker", "-Q", kind,
-            "-n", f"{name}@%h", "--concurrency", "1", "--pool", "prefork", "--loglevel", loglevel,
-            "--without-gossip", "--without-mingle", "--without-heartbeat"]
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "worker.celery_app",
+        "worker",
+        "-Q",
+        kind,
+        "-n",
+        f"{name}@%h",
+        "--concurrency",
+        "1",
+        "--pool",
+        "prefork",
+        "--loglevel",
+        loglevel,
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
 
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
-    worker: Annotated[bool, typer.Option(help="Start a Celery worker alongside (the embedded default).")] = True,
+    worker: Annotated[
+        bool, typer.Option(help="Start a Celery worker alongside (the embedded default).")
+    ] = True,
 ) -> None:
     """Run the web app (migrating the database first) and, by default, a worker alongside."""
     _logging()
@@ -52,8 +72,12 @@ def serve(
 
     settings = get_settings()
     migrate(settings.database_url)
-    log.info("database: %s; broker: %s; grading on: %s", settings.database_url.split("@")[-1],
-             "redis" if settings.REDIS_URL else f"filesystem ({settings.broker_folder})", kind)
+    log.info(
+        "database: %s; broker: %s; grading on: %s",
+        settings.database_url.split("@")[-1],
+        "redis" if settings.REDIS_URL else f"filesystem ({settings.broker_folder})",
+        kind,
+    )
     proc = None
     if worker:
         if not settings.REDIS_URL:
@@ -78,7 +102,9 @@ def serve(
 
 
 def worker(
-    queue: Annotated[str, typer.Option(help="Queue (GPU kind) to take submissions from; default: this host's.")] = "",
+    queue: Annotated[
+        str, typer.Option(help="Queue (GPU kind) to take submissions from; default: this host's.")
+    ] = "",
     name: Annotated[str, typer.Option(help="Worker name (hostname is appended).")] = "",
     loglevel: Annotated[str, typer.Option()] = "INFO",
 ) -> None:
@@ -117,10 +143,16 @@ def admin_create(
 
 def submit(
     problem: Annotated[str, typer.Argument(help="Problem slug, e.g. vector-add.")],
-    file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, help="A .py (Triton) or .cu (CUDA) file.")],
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="A .py (Triton) or .cu (CUDA) file.")
+    ],
     server: Annotated[str, typer.Option(help="The KernelDojo server.")] = "http://127.0.0.1:8000",
-    token: Annotated[str, typer.Option(envvar="KERNELDOJO_TOKEN", help="Personal API token (Settings → Tokens).")] = "",
-    language: Annotated[str, typer.Option(help="triton or cuda; default from the file's extension.")] = "",
+    token: Annotated[
+        str, typer.Option(envvar="KERNELDOJO_TOKEN", help="Personal API token (Settings → Tokens).")
+    ] = "",
+    language: Annotated[
+        str, typer.Option(help="triton or cuda; default from the file's extension.")
+    ] = "",
     run: Annotated[bool, typer.Option("--run", help="Tests only (not ranked).")] = False,
     gpu: Annotated[str, typer.Option(help="GPU kind; default: the server's first.")] = "",
 ) -> None:
@@ -128,8 +160,15 @@ def submit(
     from app.submit_client import submit_and_follow
 
     lang = language or {".py": "triton", ".cu": "cuda"}.get(file.suffix, "")
-    code = submit_and_follow(server, token, problem, file.read_text(encoding="utf-8"), lang,
-                             "run" if run else "submit", gpu or None)
+    code = submit_and_follow(
+        server,
+        token,
+        problem,
+        file.read_text(encoding="utf-8"),
+        lang,
+        "run" if run else "submit",
+        gpu or None,
+    )
     raise typer.Exit(code)
 
 

@@ -17,7 +17,8 @@ from app import submissions
 from app.api.main import api_router
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
-from app.pages import errors, router as pages_router
+from app.pages import errors
+from app.pages import router as pages_router
 from app.problems import ProblemRegistry
 
 log = logging.getLogger(__name__)
@@ -30,8 +31,9 @@ def celery_enqueue(sub_id: int, gpu_kind: str) -> None:
     enqueue(sub_id, gpu_kind)
 
 
-def create_app(settings: Settings | None = None,
-               enqueue: Callable[[int, str], None] | None = None) -> FastAPI:
+def create_app(
+    settings: Settings | None = None, enqueue: Callable[[int, str], None] | None = None
+) -> FastAPI:
     settings = settings or get_settings()
 
     @contextlib.asynccontextmanager
@@ -41,15 +43,26 @@ def create_app(settings: Settings | None = None,
         yield
         task.cancel()
 
-    app = FastAPI(title="KernelDojo", version="0.1.0", lifespan=lifespan,
-                  docs_url="/api/v1/docs", redoc_url=None, openapi_url="/api/v1/openapi.json")
+    app = FastAPI(
+        title="KernelDojo",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/api/v1/docs",
+        redoc_url=None,
+        openapi_url="/api/v1/openapi.json",
+    )
     app.state.settings = settings
     app.state.engine = make_engine(settings.database_url)
     app.state.registry = ProblemRegistry(settings.PROBLEMS_DIR)
     app.state.enqueue = enqueue if enqueue is not None else celery_enqueue
-    app.add_middleware(SessionMiddleware, secret_key=settings.SECRET_KEY, session_cookie="kd_session",
-                       max_age=settings.SESSION_MAX_AGE_S, same_site="lax",
-                       https_only=settings.secure_cookies)
+    app.add_middleware(
+        SessionMiddleware,
+        secret_key=settings.SECRET_KEY,
+        session_cookie="kd_session",
+        max_age=settings.SESSION_MAX_AGE_S,
+        same_site="lax",
+        https_only=settings.secure_cookies,
+    )
     app.include_router(api_router, prefix="/api/v1")
     app.include_router(pages_router)
     errors.install(app)
@@ -62,7 +75,9 @@ async def _sweeper(app: FastAPI) -> None:
     s: Settings = app.state.settings
     while True:
         try:
-            await run_in_threadpool(submissions.sweep, app.state.engine, s.STUCK_AFTER_S, app.state.enqueue)
+            await run_in_threadpool(
+                submissions.sweep, app.state.engine, s.STUCK_AFTER_S, app.state.enqueue
+            )
         except Exception:
             log.exception("sweep failed")
         await asyncio.sleep(s.SWEEP_EVERY_S)

@@ -24,7 +24,7 @@ _md.use(dollarmath_plugin, allow_space=True, double_inline=True)
 
 
 def render_markdown(text: str) -> str:
-    return _md.render(text)
+    return str(_md.render(text))
 
 
 @dataclass
@@ -56,8 +56,8 @@ class ProblemRegistry:
                 ed = p.editorial
                 if ed:
                     cat.editorials[p.slug] = render_markdown(ed)
-            except (OSError, UnicodeDecodeError) as e:
-                cat.errors.append(ProblemError(p.path / "statement.md", "", str(e)))
+            except (OSError, UnicodeDecodeError) as err:
+                cat.errors.append(ProblemError(p.path / "statement.md", "", str(err)))
                 continue
             cat.problems[p.slug] = p
         with self._lock:

@@ -32,7 +32,7 @@ def acceptance(session: Session) -> dict[str, tuple[int, int]]:
     rows = session.exec(
         select(Submission.problem, Submission.verdict, func.count())
         .where(Submission.mode == Mode.SUBMIT, Submission.status == Status.DONE)
-        .group_by(Submission.problem, Submission.verdict)
+        .group_by(col(Submission.problem), col(Submission.verdict))
     ).all()
     out: dict[str, tuple[int, int]] = {}
     for problem, verdict, n in rows:
@@ -43,10 +43,16 @@ def acceptance(session: Session) -> dict[str, tuple[int, int]]:
 
 def leaderboard(session: Session, problem: str, gpu_kind: str) -> list[Entry]:
     rows = session.exec(
-        select(Submission, User.username).join(User, col(User.id) == Submission.user_id)
-        .where(Submission.problem == problem, Submission.gpu_kind == gpu_kind,
-               Submission.mode == Mode.SUBMIT, Submission.verdict == "accepted",
-               Submission.status == Status.DONE, col(Submission.hidden).is_(False))
+        select(Submission, User.username)
+        .join(User, col(User.id) == Submission.user_id)
+        .where(
+            Submission.problem == problem,
+            Submission.gpu_kind == gpu_kind,
+            Submission.mode == Mode.SUBMIT,
+            Submission.verdict == "accepted",
+            Submission.status == Status.DONE,
+            col(Submission.hidden).is_(False),
+        )
     ).all()
     best: dict[int, tuple[Submission, str]] = {}
     for sub, name in rows:
@@ -54,8 +60,10 @@ def leaderboard(session: Session, problem: str, gpu_kind: str) -> list[Entry]:
         if cur is None or _key(sub) < _key(cur[0]):
             best[sub.user_id] = (sub, name)
     ordered = sorted(best.values(), key=lambda p: _key(p[0]))
-    return [Entry(i + 1, s.user_id, name, s.id or 0, s.score_ms, s.language, s.finished_at)
-            for i, (s, name) in enumerate(ordered)]
+    return [
+        Entry(i + 1, s.user_id, name, s.id or 0, s.score_ms, s.language, s.finished_at)
+        for i, (s, name) in enumerate(ordered)
+    ]
 
 
 def _key(s: Submission) -> tuple[int, float, float]:
@@ -77,21 +85,36 @@ def overall(session: Session, problems: list[str], gpu_kind: str) -> list[Overal
     for slug in problems:
         for e in leaderboard(session, slug, gpu_kind):
             ranks.setdefault(e.username, []).append(e.rank)
-    rows = sorted(((len(r), sum(r) / len(r), name) for name, r in ranks.items()),
-                  key=lambda t: (-t[0], t[1], t[2]))
+    rows = sorted(
+        ((len(r), sum(r) / len(r), name) for name, r in ranks.items()),
+        key=lambda t: (-t[0], t[1], t[2]),
+    )
     return [OverallEntry(i + 1, name, n, mean) for i, (n, mean, name) in enumerate(rows)]
 
 
 def history(session: Session, user_id: int, problem: str, gpu_kind: str) -> list[Submission]:
     """The learner's judged ranked submissions on a problem, oldest first (for the chart)."""
-    return list(session.exec(
-        select(Submission).where(Submission.user_id == user_id, Submission.problem == problem,
-                                 Submission.gpu_kind == gpu_kind, Submission.mode == Mode.SUBMIT,
-                                 Submission.status == Status.DONE)
-        .order_by(col(Submission.id))
-    ).all())
+    return list(
+        session.exec(
+            select(Submission)
+            .where(
+                Submission.user_id == user_id,
+                Submission.problem == problem,
+                Submission.gpu_kind == gpu_kind,
+                Submission.mode == Mode.SUBMIT,
+                Submission.status == Status.DONE,
+            )
+            .order_by(col(Submission.id))
+        ).all()
+    )
 
 
 def recent(session: Session, user_id: int, limit: int = 20) -> list[Submission]:
-    return list(session.exec(select(Submission).where(Submission.user_id == user_id)
-                             .order_by(col(Submission.id).desc()).limit(limit)).all())
+    return list(
+        session.exec(
+            select(Submission)
+            .where(Submission.user_id == user_id)
+            .order_by(col(Submission.id).desc())
+            .limit(limit)
+        ).all()
+    )

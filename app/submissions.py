@@ -34,13 +34,16 @@ class SubmissionError(ValueError):
         self.status = status
 
 
-def validate(data: SubmissionCreate, problem: Problem | None, gpu_kinds: list[str],
-             max_bytes: int) -> str:
+def validate(
+    data: SubmissionCreate, problem: Problem | None, gpu_kinds: list[str], max_bytes: int
+) -> str:
     """Check a submission's input; return the GPU kind (queue) it goes to."""
     if problem is None:
         raise SubmissionError(f"unknown problem {data.problem!r}", 404)
     if data.language not in LANGUAGES:
-        raise SubmissionError(f"unknown language {data.language!r}; use one of {', '.join(LANGUAGES)}")
+        raise SubmissionError(
+            f"unknown language {data.language!r}; use one of {', '.join(LANGUAGES)}"
+        )
     if not data.source.strip():
         raise SubmissionError("the source is empty")
     size = len(data.source.encode("utf-8"))
@@ -54,16 +57,27 @@ def validate(data: SubmissionCreate, problem: Problem | None, gpu_kinds: list[st
 
 def check_rate(session: Session, user: User, per_minute: int) -> None:
     since = utcnow() - timedelta(minutes=1)
-    n = session.exec(select(func.count()).select_from(Submission)
-                     .where(Submission.user_id == user.id, col(Submission.created_at) >= since)).one()
+    n = session.exec(
+        select(func.count())
+        .select_from(Submission)
+        .where(Submission.user_id == user.id, col(Submission.created_at) >= since)
+    ).one()
     if n >= per_minute:
-        raise SubmissionError(f"too many submissions: at most {per_minute} a minute; wait a little", 429)
+        raise SubmissionError(
+            f"too many submissions: at most {per_minute} a minute; wait a little", 429
+        )
 
 
 def create(session: Session, user: User, data: SubmissionCreate, gpu_kind: str) -> Submission:
     assert user.id is not None
-    sub = Submission(user_id=user.id, problem=data.problem, language=data.language,
-                     mode=str(data.mode), gpu_kind=gpu_kind, source=data.source)
+    sub = Submission(
+        user_id=user.id,
+        problem=data.problem,
+        language=data.language,
+        mode=str(data.mode),
+        gpu_kind=gpu_kind,
+        source=data.source,
+    )
     session.add(sub)
     session.commit()
     session.refresh(sub)
@@ -73,9 +87,15 @@ def create(session: Session, user: User, data: SubmissionCreate, gpu_kind: str) 
 def queue_position(session: Session, sub: Submission) -> int | None:
     if sub.status != Status.QUEUED:
         return None
-    ahead = session.exec(select(func.count()).select_from(Submission).where(
-        Submission.status == Status.QUEUED, Submission.gpu_kind == sub.gpu_kind,
-        col(Submission.id) < sub.id)).one()
+    ahead = session.exec(
+        select(func.count())
+        .select_from(Submission)
+        .where(
+            Submission.status == Status.QUEUED,
+            Submission.gpu_kind == sub.gpu_kind,
+            col(Submission.id) < sub.id,
+        )
+    ).one()
     return int(ahead) + 1
 
 
@@ -88,12 +108,24 @@ def claim(engine: Engine, sub_id: int, worker: str, stale_s: float) -> int | Non
     stale = now - timedelta(seconds=stale_s)
     t = Submission.__table__  # type: ignore[attr-defined]
     with engine.begin() as conn:
-        res = conn.execute(update(t).where(
-            t.c.id == sub_id,
-            or_(t.c.status == Status.QUEUED,
-                (t.c.status == Status.RUNNING) & (t.c.heartbeat_at < stale)),
-        ).values(status=Status.RUNNING, attempt=t.c.attempt + 1, started_at=now, heartbeat_at=now,
-                 worker=worker, progress_json=json.dumps({"stage": "starting"})))
+        res = conn.execute(
+            update(t)
+            .where(
+                t.c.id == sub_id,
+                or_(
+                    t.c.status == Status.QUEUED,
+                    (t.c.status == Status.RUNNING) & (t.c.heartbeat_at < stale),
+                ),
+            )
+            .values(
+                status=Status.RUNNING,
+                attempt=t.c.attempt + 1,
+                started_at=now,
+                heartbeat_at=now,
+                worker=worker,
+                progress_json=json.dumps({"stage": "starting"}),
+            )
+        )
         if res.rowcount != 1:
             return None
         return int(conn.execute(core_select(t.c.attempt).where(t.c.id == sub_id)).scalar_one())
@@ -103,9 +135,15 @@ def report_progress(engine: Engine, sub_id: int, attempt: int, event: dict[str, 
     """Store the latest progress event (and a heartbeat); False if this claim is no longer current."""
     t = Submission.__table__  # type: ignore[attr-defined]
     with engine.begin() as conn:
-        res = conn.execute(update(t).where(
-            t.c.id == sub_id, t.c.attempt == attempt, t.c.status == Status.RUNNING,
-        ).values(progress_json=json.dumps(event), heartbeat_at=utcnow()))
+        res = conn.execute(
+            update(t)
+            .where(
+                t.c.id == sub_id,
+                t.c.attempt == attempt,
+                t.c.status == Status.RUNNING,
+            )
+            .values(progress_json=json.dumps(event), heartbeat_at=utcnow())
+        )
     return res.rowcount == 1
 
 
@@ -113,12 +151,23 @@ def record(engine: Engine, sub_id: int, attempt: int, result: dict[str, Any]) ->
     """Write the result once; False (and nothing written) if this claim was superseded."""
     t = Submission.__table__  # type: ignore[attr-defined]
     with engine.begin() as conn:
-        res = conn.execute(update(t).where(
-            t.c.id == sub_id, t.c.attempt == attempt, t.c.status == Status.RUNNING,
-        ).values(status=Status.DONE, verdict=str(result.get("verdict")),
-                 message=str(result.get("message") or "")[:2000], score_ms=result.get("score_ms"),
-                 result_json=json.dumps(result), finished_at=utcnow(),
-                 progress_json=json.dumps({"stage": "done", "verdict": result.get("verdict")})))
+        res = conn.execute(
+            update(t)
+            .where(
+                t.c.id == sub_id,
+                t.c.attempt == attempt,
+                t.c.status == Status.RUNNING,
+            )
+            .values(
+                status=Status.DONE,
+                verdict=str(result.get("verdict")),
+                message=str(result.get("message") or "")[:2000],
+                score_ms=result.get("score_ms"),
+                result_json=json.dumps(result),
+                finished_at=utcnow(),
+                progress_json=json.dumps({"stage": "done", "verdict": result.get("verdict")}),
+            )
+        )
     return res.rowcount == 1
 
 
@@ -131,14 +180,28 @@ def sweep(engine: Engine, stuck_after_s: float, enqueue: Callable[[int, str], No
     cutoff = now - timedelta(seconds=stuck_after_s)
     t = Submission.__table__  # type: ignore[attr-defined]
     with engine.begin() as conn:
-        stuck = conn.execute(core_select(t.c.id).where(
-            t.c.status == Status.RUNNING, t.c.heartbeat_at < cutoff)).scalars().all()
+        stuck = (
+            conn.execute(
+                core_select(t.c.id).where(t.c.status == Status.RUNNING, t.c.heartbeat_at < cutoff)
+            )
+            .scalars()
+            .all()
+        )
         if stuck:
-            conn.execute(update(t).where(t.c.id.in_(stuck), t.c.status == Status.RUNNING)
-                         .values(status=Status.QUEUED, enqueued_at=cutoff,
-                                 progress_json=json.dumps({"stage": "requeued"})))
-        rows = conn.execute(core_select(t.c.id, t.c.gpu_kind).where(
-            t.c.status == Status.QUEUED, t.c.enqueued_at <= cutoff)).all()
+            conn.execute(
+                update(t)
+                .where(t.c.id.in_(stuck), t.c.status == Status.RUNNING)
+                .values(
+                    status=Status.QUEUED,
+                    enqueued_at=cutoff,
+                    progress_json=json.dumps({"stage": "requeued"}),
+                )
+            )
+        rows = conn.execute(
+            core_select(t.c.id, t.c.gpu_kind).where(
+                t.c.status == Status.QUEUED, t.c.enqueued_at <= cutoff
+            )
+        ).all()
         if rows:
             conn.execute(update(t).where(t.c.id.in_([r.id for r in rows])).values(enqueued_at=now))
     for r in rows:
@@ -161,9 +224,15 @@ def requeue(session: Session, sub: Submission) -> None:
 
 
 def solved_problems(session: Session, user_id: int) -> set[str]:
-    rows = session.exec(select(Submission.problem).where(
-        Submission.user_id == user_id, Submission.mode == Mode.SUBMIT,
-        Submission.verdict == "accepted").distinct()).all()
+    rows = session.exec(
+        select(Submission.problem)
+        .where(
+            Submission.user_id == user_id,
+            Submission.mode == Mode.SUBMIT,
+            Submission.verdict == "accepted",
+        )
+        .distinct()
+    ).all()
     return set(rows)
 
 

@@ -11,10 +11,17 @@ from rich.console import Console
 from rich.table import Table
 
 console = Console()
-LABELS = {"accepted": "Accepted", "wrong_answer": "Wrong Answer", "compile_error": "Compile Error",
-          "runtime_error": "Runtime Error", "time_limit_exceeded": "Time Limit Exceeded",
-          "memory_limit_exceeded": "Memory Limit Exceeded", "rejected": "Rejected",
-          "not_run": "Not Run", "internal_error": "Internal Error"}
+LABELS = {
+    "accepted": "Accepted",
+    "wrong_answer": "Wrong Answer",
+    "compile_error": "Compile Error",
+    "runtime_error": "Runtime Error",
+    "time_limit_exceeded": "Time Limit Exceeded",
+    "memory_limit_exceeded": "Memory Limit Exceeded",
+    "rejected": "Rejected",
+    "not_run": "Not Run",
+    "internal_error": "Internal Error",
+}
 
 
 def stage_text(ev: dict[str, Any]) -> str:
@@ -40,21 +47,38 @@ def sse_events(resp: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
             data += line[5:].strip()
 
 
-def submit_and_follow(server: str, token: str, problem: str, source: str, language: str, mode: str,
-                      gpu: str | None) -> int:
+def submit_and_follow(
+    server: str, token: str, problem: str, source: str, language: str, mode: str, gpu: str | None
+) -> int:
     """Returns the exit code: 0 accepted, 1 another verdict, 2 the server refused it."""
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     with httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30) as client:
-        r = client.post("/api/v1/submissions", json={"problem": problem, "language": language,
-                                                      "source": source, "mode": mode, "gpu_kind": gpu})
+        r = client.post(
+            "/api/v1/submissions",
+            json={
+                "problem": problem,
+                "language": language,
+                "source": source,
+                "mode": mode,
+                "gpu_kind": gpu,
+            },
+        )
         if r.status_code != 201:
-            detail = r.json().get("detail") if r.headers.get("content-type", "").startswith("application/json") else r.text
+            detail = (
+                r.json().get("detail")
+                if r.headers.get("content-type", "").startswith("application/json")
+                else r.text
+            )
             console.print(f"[bold red]refused ({r.status_code}):[/] {detail}")
             return 2
         sub = r.json()
-        console.print(f"submission [bold]#{sub['id']}[/] · {problem} · {language} · {sub['gpu_kind']}")
-        with console.status("queued") as status, client.stream(
-                "GET", f"/api/v1/submissions/{sub['id']}/events", timeout=None) as resp:
+        console.print(
+            f"submission [bold]#{sub['id']}[/] · {problem} · {language} · {sub['gpu_kind']}"
+        )
+        with (
+            console.status("queued") as status,
+            client.stream("GET", f"/api/v1/submissions/{sub['id']}/events", timeout=None) as resp,
+        ):
             for event, ev in sse_events(resp):
                 status.update(stage_text(ev))
                 if event == "done":
@@ -73,7 +97,11 @@ def print_result(sub: dict[str, Any], server: str) -> None:
     if cases:
         t = Table("test", "result", "detail", box=None)
         for c in cases:
-            t.add_row(c["name"], "[green]pass[/]" if c["passed"] else "[red]FAIL[/]", c.get("message") or "")
+            t.add_row(
+                c["name"],
+                "[green]pass[/]" if c["passed"] else "[red]FAIL[/]",
+                c.get("message") or "",
+            )
         console.print(t)
     comp = r.get("compile") or {}
     if comp and not comp.get("ok") and comp.get("log"):
@@ -83,7 +111,13 @@ def print_result(sub: dict[str, Any], server: str) -> None:
     if bench:
         t = Table("benchmark", "median", "GB/s", "TFLOP/s", "% of SOL", box=None)
         for b in bench:
-            t.add_row(b["name"], f"{b['median_ms']:.4f} ms", f"{b['gbps']:.1f}", f"{b['tflops']:.2f}", f"{b['sol_pct']:.0f}%")
+            t.add_row(
+                b["name"],
+                f"{b['median_ms']:.4f} ms",
+                f"{b['gbps']:.1f}",
+                f"{b['tflops']:.2f}",
+                f"{b['sol_pct']:.0f}%",
+            )
         console.print(t)
         console.print(f"score (geometric mean): [bold]{r.get('score_ms'):.4f} ms[/]")
     console.print(f"{server.rstrip('/')}/submissions/{sub['id']}")

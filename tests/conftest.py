@@ -23,7 +23,9 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])
-def db_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def db_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """A migrated, empty database of each kind; PostgreSQL gets a fresh schema per session."""
     from app.core.db import migrate
 
@@ -75,14 +77,26 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 
     data = tmp_path_factory.mktemp("serve")
     port = free_port()
-    env = {**os.environ, "DATA_DIR": str(data), "KERNELDOJO_GPU_KIND": "cpu", "ENVIRONMENT": "development",
-           "PROBLEMS_DIR": str(problems_root()), "KERNELDOJO_PROBLEMS": str(problems_root())}
+    env = {
+        **os.environ,
+        "DATA_DIR": str(data),
+        "KERNELDOJO_GPU_KIND": "cpu",
+        "ENVIRONMENT": "development",
+        "PROBLEMS_DIR": str(problems_root()),
+        "KERNELDOJO_PROBLEMS": str(problems_root()),
+    }
     for k in ("DATABASE_URL", "REDIS_URL", "GPU_KINDS"):
         env.pop(k, None)
     log = data / "serve.log"
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port)], env=env,
-                                cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+            env=env,
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while True:

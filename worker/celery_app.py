@@ -26,9 +26,14 @@ def make_celery(settings: Settings) -> Celery:
         folder = settings.broker_folder
         for sub in ("queue", "processed", "control"):
             (folder / sub).mkdir(parents=True, exist_ok=True)
-        opts.update(data_folder_in=str(folder / "queue"), data_folder_out=str(folder / "queue"),
-                    processed_folder=str(folder / "processed"), store_processed=False,
-                    control_folder=str(folder / "control"), polling_interval=0.2)
+        opts.update(
+            data_folder_in=str(folder / "queue"),
+            data_folder_out=str(folder / "queue"),
+            processed_folder=str(folder / "processed"),
+            store_processed=False,
+            control_folder=str(folder / "control"),
+            polling_interval=0.2,
+        )
     app = Celery("kerneldojo", broker=settings.broker_url, include=["worker.tasks"])
     app.conf.update(
         broker_transport_options=opts,

@@ -35,7 +35,7 @@ def enqueue(sub_id: int, gpu_kind: str) -> None:
     celery.send_task(TASK_NAME, args=[sub_id], queue=gpu_kind)
 
 
-@celery.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True)
+@celery.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
 def grade_submission(self: Task, sub_id: int) -> None:
     run(sub_id, worker=str(self.request.hostname or "worker"))
 
@@ -52,15 +52,22 @@ def run(sub_id: int, worker: str) -> bool:
     with Session(eng) as s:
         sub = s.get(Submission, sub_id)
         assert sub is not None
-        slug, source, language, mode, kind = sub.problem, sub.source, sub.language, sub.mode, sub.gpu_kind
+        slug, source, language, mode, kind = (
+            sub.problem,
+            sub.source,
+            sub.language,
+            sub.mode,
+            sub.gpu_kind,
+        )
 
     stop = threading.Event()
     beat = threading.Thread(target=_heartbeat, args=(eng, sub_id, attempt, stop), daemon=True)
     beat.start()
     t0 = time.monotonic()
     try:
-        result = _grade(slug, source, language, mode, kind,
-                        lambda ev: _progress(eng, sub_id, attempt, ev))
+        result = _grade(
+            slug, source, language, mode, kind, lambda ev: _progress(eng, sub_id, attempt, ev)
+        )
     finally:
         stop.set()
     ok = submissions.record(eng, sub_id, attempt, result)
@@ -71,21 +78,32 @@ def run(sub_id: int, worker: str) -> bool:
     return ok
 
 
-def _grade(slug: str, source: str, language: str, mode: str, kind: str,
-           on_progress: Any) -> dict[str, Any]:
+def _grade(
+    slug: str, source: str, language: str, mode: str, kind: str, on_progress: Any
+) -> dict[str, Any]:
     try:
         from worker.grading.grader import grade
         from worker.grading.problems import resolve
 
         problem = resolve(slug)
         device = "cpu" if kind == "cpu" else "cuda"
-        return dict(grade(problem, source, language, device=device, mode=mode,
-                          on_progress=on_progress).to_dict())
+        return dict(
+            grade(
+                problem, source, language, device=device, mode=mode, on_progress=on_progress
+            ).to_dict()
+        )
     except Exception as e:  # the judge core failed, not the submission: say so, keep serving
         log.exception("grading failed")
-        return {"verdict": "internal_error", "problem": slug, "language": language, "device": kind,
-                "message": f"the judge failed: {type(e).__name__}: {e}", "cases": [], "benchmark": [],
-                "score_ms": None}
+        return {
+            "verdict": "internal_error",
+            "problem": slug,
+            "language": language,
+            "device": kind,
+            "message": f"the judge failed: {type(e).__name__}: {e}",
+            "cases": [],
+            "benchmark": [],
+            "score_ms": None,
+        }
 
 
 def _progress(eng: Engine, sub_id: int, attempt: int, event: dict[str, Any]) -> None:
@@ -105,13 +123,16 @@ def _heartbeat(eng: Engine, sub_id: int, attempt: int, stop: threading.Event) ->
     while not stop.wait(every):
         try:
             with eng.begin() as conn:
-                conn.execute(update(t).where(t.c.id == sub_id, t.c.attempt == attempt,
-                                             t.c.status == Status.RUNNING).values(heartbeat_at=utcnow()))
+                conn.execute(
+                    update(t)
+                    .where(t.c.id == sub_id, t.c.attempt == attempt, t.c.status == Status.RUNNING)
+                    .values(heartbeat_at=utcnow())
+                )
         except Exception:
             log.exception("submission %s: heartbeat failed", sub_id)
 
 
-@worker_ready.connect
+@worker_ready.connect  # type: ignore[untyped-decorator]
 def _sweep_at_startup(**_: Any) -> None:
     """A worker that starts re-queues what a dead one left behind."""
     try:

@@ -19,7 +19,9 @@ def kind_from_name(name: str) -> str:
     """``NVIDIA H100 80GB HBM3`` -> ``h100``; ``NVIDIA GeForce RTX 4090`` -> ``rtx4090``."""
     n = name.lower().replace("nvidia", "").replace("geforce", "").strip()
     m = re.search(r"\b(rtx\s*\d{4}|[a-z]{1,2}\d{2,4})\b", n)
-    return re.sub(r"\s+", "", m.group(1)) if m else re.sub(r"[^a-z0-9]+", "-", n).strip("-") or "gpu"
+    return (
+        re.sub(r"\s+", "", m.group(1)) if m else re.sub(r"[^a-z0-9]+", "-", n).strip("-") or "gpu"
+    )
 
 
 @lru_cache
@@ -28,8 +30,13 @@ def detect_gpu_kind() -> str:
     if not smi:
         return "cpu"
     try:
-        out = subprocess.run([smi, "--query-gpu=name", "--format=csv,noheader"],
-                             capture_output=True, text=True, timeout=10, check=True).stdout
+        out = subprocess.run(
+            [smi, "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+        ).stdout
     except (OSError, subprocess.SubprocessError) as e:
         log.warning("nvidia-smi failed (%s); grading on the CPU interpreter", e)
         return "cpu"

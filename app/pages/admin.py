@@ -33,8 +33,9 @@ def tokens_page(request: Request, user: PageUser, session: SessionDep) -> Respon
 
 
 @router.post("/settings/tokens", dependencies=[CsrfChecked])
-def tokens_create(request: Request, user: PageUser, session: SessionDep,
-                  name: Annotated[str, Form()] = "cli") -> Response:
+def tokens_create(
+    request: Request, user: PageUser, session: SessionDep, name: Annotated[str, Form()] = "cli"
+) -> Response:
     u = _need(user)
     assert u.id is not None
     created = issue(session, u.id, (name.strip() or "cli")[:64])
@@ -53,25 +54,40 @@ def tokens_delete(token_id: int, user: PageUser, session: SessionDep) -> Respons
 
 
 @router.get("/admin")
-def admin_page(request: Request, user: PageUser, session: SessionDep, registry: RegistryDep,
-               message: str = "") -> Response:
+def admin_page(
+    request: Request, user: PageUser, session: SessionDep, registry: RegistryDep, message: str = ""
+) -> Response:
     u = _need(user, admin=True)
     recent = session.exec(select(Submission).order_by(col(Submission.id).desc()).limit(30)).all()
     names = {x.id: x.username for x in session.exec(select(User)).all()}
-    return render(request, "admin.html", u, cfg=accounts.site_config(session), catalog=registry.catalog,
-                  recent=recent, names=names, message=message)
+    return render(
+        request,
+        "admin.html",
+        u,
+        cfg=accounts.site_config(session),
+        catalog=registry.catalog,
+        recent=recent,
+        names=names,
+        message=message,
+    )
 
 
 @router.post("/admin/reload", dependencies=[CsrfChecked])
 def admin_reload(user: PageUser, registry: RegistryDep) -> Response:
     _need(user, admin=True)
     cat = registry.reload()
-    return RedirectResponse(f"/admin?message=Loaded {len(cat.problems)} problems, {len(cat.errors)} broken", 303)
+    return RedirectResponse(
+        f"/admin?message=Loaded {len(cat.problems)} problems, {len(cat.errors)} broken", 303
+    )
 
 
 @router.post("/admin/signups", dependencies=[CsrfChecked])
-def admin_signups(user: PageUser, session: SessionDep, signups_open: Annotated[str, Form()] = "",
-                  invite_code: Annotated[str, Form()] = "") -> Response:
+def admin_signups(
+    user: PageUser,
+    session: SessionDep,
+    signups_open: Annotated[str, Form()] = "",
+    invite_code: Annotated[str, Form()] = "",
+) -> Response:
     _need(user, admin=True)
     cfg = accounts.site_config(session)
     cfg.signups_open = signups_open == "on"
@@ -82,7 +98,9 @@ def admin_signups(user: PageUser, session: SessionDep, signups_open: Annotated[s
 
 
 @router.post("/admin/submissions/{sub_id}/rejudge", dependencies=[CsrfChecked])
-def admin_rejudge(sub_id: int, user: PageUser, session: SessionDep, enqueue: EnqueueDep) -> Response:
+def admin_rejudge(
+    sub_id: int, user: PageUser, session: SessionDep, enqueue: EnqueueDep
+) -> Response:
     _need(user, admin=True)
     sub = session.get(Submission, sub_id)
     if sub is None:
@@ -93,8 +111,9 @@ def admin_rejudge(sub_id: int, user: PageUser, session: SessionDep, enqueue: Enq
 
 
 @router.post("/admin/submissions/{sub_id}/hide", dependencies=[CsrfChecked])
-def admin_hide(sub_id: int, user: PageUser, session: SessionDep,
-               hidden: Annotated[str, Form()] = "1") -> Response:
+def admin_hide(
+    sub_id: int, user: PageUser, session: SessionDep, hidden: Annotated[str, Form()] = "1"
+) -> Response:
     _need(user, admin=True)
     sub = session.get(Submission, sub_id)
     if sub is None:
@@ -106,9 +125,13 @@ def admin_hide(sub_id: int, user: PageUser, session: SessionDep,
 
 
 @router.post("/admin/problems/{slug}/rejudge", dependencies=[CsrfChecked])
-def admin_rejudge_problem(slug: str, user: PageUser, session: SessionDep, enqueue: EnqueueDep) -> Response:
+def admin_rejudge_problem(
+    slug: str, user: PageUser, session: SessionDep, enqueue: EnqueueDep
+) -> Response:
     _need(user, admin=True)
-    subs = session.exec(select(Submission).where(Submission.problem == slug, Submission.mode == Mode.SUBMIT)).all()
+    subs = session.exec(
+        select(Submission).where(Submission.problem == slug, Submission.mode == Mode.SUBMIT)
+    ).all()
     for sub in subs:
         submissions.requeue(session, sub)
         enqueue(sub.id or 0, sub.gpu_kind)

@@ -22,28 +22,60 @@ def _safe_next(nxt: str) -> str:
 
 
 @router.get("/signup")
-def signup_form(request: Request, user: PageUser, session: SessionDep, next: str = "/problems") -> Response:
+def signup_form(
+    request: Request, user: PageUser, session: SessionDep, next: str = "/problems"
+) -> Response:
     cfg = accounts.site_config(session)
-    return render(request, "signup.html", user, next=_safe_next(next), signups_open=cfg.signups_open,
-                  invite=bool(cfg.invite_code))
+    return render(
+        request,
+        "signup.html",
+        user,
+        next=_safe_next(next),
+        signups_open=cfg.signups_open,
+        invite=bool(cfg.invite_code),
+    )
 
 
 @router.post("/signup", dependencies=[CsrfChecked])
-def signup(request: Request, session: SessionDep, username: Annotated[str, Form()],
-           password: Annotated[str, Form()], invite_code: Annotated[str, Form()] = "",
-           next: Annotated[str, Form()] = "/problems") -> Response:
+def signup(
+    request: Request,
+    session: SessionDep,
+    username: Annotated[str, Form()],
+    password: Annotated[str, Form()],
+    invite_code: Annotated[str, Form()] = "",
+    next: Annotated[str, Form()] = "/problems",
+) -> Response:
     cfg = accounts.site_config(session)
     try:
-        user = accounts.signup(session, UserCreate(username=username.strip(), password=password,
-                                                   invite_code=invite_code))
+        user = accounts.signup(
+            session,
+            UserCreate(username=username.strip(), password=password, invite_code=invite_code),
+        )
     except ValidationError as e:
         msg = "; ".join(f"{err['loc'][-1]}: {err['msg']}" for err in e.errors())
-        return render(request, "signup.html", None, status_code=422, error=msg, username=username,
-                      next=next, signups_open=cfg.signups_open, invite=bool(cfg.invite_code))
+        return render(
+            request,
+            "signup.html",
+            None,
+            status_code=422,
+            error=msg,
+            username=username,
+            next=next,
+            signups_open=cfg.signups_open,
+            invite=bool(cfg.invite_code),
+        )
     except accounts.AccountError as e:
-        return render(request, "signup.html", None, status_code=e.status, error=str(e),
-                      username=username, next=next, signups_open=cfg.signups_open,
-                      invite=bool(cfg.invite_code))
+        return render(
+            request,
+            "signup.html",
+            None,
+            status_code=e.status,
+            error=str(e),
+            username=username,
+            next=next,
+            signups_open=cfg.signups_open,
+            invite=bool(cfg.invite_code),
+        )
     start_session(request, user)
     return RedirectResponse(_safe_next(next), status_code=303)
 
@@ -54,12 +86,24 @@ def login_form(request: Request, user: PageUser, next: str = "/problems") -> Res
 
 
 @router.post("/login", dependencies=[CsrfChecked])
-def login(request: Request, session: SessionDep, username: Annotated[str, Form()],
-          password: Annotated[str, Form()], next: Annotated[str, Form()] = "/problems") -> Response:
+def login(
+    request: Request,
+    session: SessionDep,
+    username: Annotated[str, Form()],
+    password: Annotated[str, Form()],
+    next: Annotated[str, Form()] = "/problems",
+) -> Response:
     user = accounts.authenticate(session, username.strip(), password)
     if user is None:
-        return render(request, "login.html", None, status_code=401,
-                      error="Wrong username or password.", username=username, next=next)
+        return render(
+            request,
+            "login.html",
+            None,
+            status_code=401,
+            error="Wrong username or password.",
+            username=username,
+            next=next,
+        )
     start_session(request, user)
     return RedirectResponse(_safe_next(next), status_code=303)
 

@@ -49,18 +49,28 @@ def page_user(request: Request, session: SessionDep) -> User | None:
 PageUser = Annotated[User | None, Depends(page_user)]
 
 
-def check_csrf(request: Request, csrf_token_field: Annotated[str, Form(alias="csrf_token")] = "") -> None:
+def check_csrf(
+    request: Request, csrf_token_field: Annotated[str, Form(alias="csrf_token")] = ""
+) -> None:
     if not csrf_matches(request.session.get("csrf"), csrf_token_field):
-        raise HTTPException(403, "the form expired or came from another site; reload the page and try again")
+        raise HTTPException(
+            403, "the form expired or came from another site; reload the page and try again"
+        )
 
 
 CsrfChecked = Depends(check_csrf)
 
 
-def render(request: Request, name: str, user: User | None, status_code: int = 200,
-           **ctx: Any) -> HTMLResponse:
-    ctx.update(request=request, user=user, csrf=csrf_token(request),
-               settings=request.app.state.settings, path=request.url.path)
+def render(
+    request: Request, name: str, user: User | None, status_code: int = 200, **ctx: Any
+) -> HTMLResponse:
+    ctx.update(
+        request=request,
+        user=user,
+        csrf=csrf_token(request),
+        settings=request.app.state.settings,
+        path=request.url.path,
+    )
     return templates.TemplateResponse(request, name, ctx, status_code=status_code)
 
 

@@ -8,8 +8,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.pages.common import render, session_of
 from app.models import User
+from app.pages.common import render, session_of
 
 
 def install(app: FastAPI) -> None:
@@ -20,8 +20,14 @@ def install(app: FastAPI) -> None:
         with session_of(request) as s:
             uid = request.session.get("uid")
             user = s.get(User, uid) if uid is not None else None
-            return render(request, "error.html", user, status_code=exc.status_code,
-                          status=exc.status_code, detail=exc.detail)
+            return render(
+                request,
+                "error.html",
+                user,
+                status_code=exc.status_code,
+                status=exc.status_code,
+                detail=exc.detail,
+            )
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:

@@ -14,8 +14,9 @@ router = APIRouter(include_in_schema=False)
 
 
 @router.get("/submissions/{sub_id}")
-def submission_page(sub_id: int, request: Request, user: PageUser, session: SessionDep,
-                    registry: RegistryDep) -> Response:
+def submission_page(
+    sub_id: int, request: Request, user: PageUser, session: SessionDep, registry: RegistryDep
+) -> Response:
     sub = session.get(Submission, sub_id)
     if sub is None:
         raise HTTPException(404, f"There is no submission #{sub_id}.")
@@ -33,12 +34,22 @@ def submission_page(sub_id: int, request: Request, user: PageUser, session: Sess
     rank = next((e.rank for e in board if e.submission_id == sub.id), None)
     done = sub.status == Status.DONE
     return render(
-        request, "submission.html", user, sub=sub, owner=owner, problem=problem, result=result,
-        done=done, queue_position=submissions.queue_position(session, sub),
+        request,
+        "submission.html",
+        user,
+        sub=sub,
+        owner=owner,
+        problem=problem,
+        result=result,
+        done=done,
+        queue_position=submissions.queue_position(session, sub),
         show_source=submissions.may_see_source(session, user, sub),
         timing_svg=charts.timing_chart(bench, best) if bench else None,
         roofline_svg=charts.roofline_chart(bench) if bench else None,
-        history_svg=charts.history_chart([(h.id or 0, h.verdict, h.score_ms) for h in hist], sub.id),
-        rank=rank, board_size=len(board),
+        history_svg=charts.history_chart(
+            [(h.id or 0, h.verdict, h.score_ms) for h in hist], sub.id
+        ),
+        rank=rank,
+        board_size=len(board),
         passed=sum(1 for c in result.get("cases", []) if c.get("passed")),
     )

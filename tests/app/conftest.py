@@ -28,9 +28,16 @@ def engine(db_url: str) -> Iterator[Engine]:
 
 @pytest.fixture
 def settings(db_url: str, engine: Engine) -> Settings:
-    return Settings(ENVIRONMENT="test", SECRET_KEY="t" * 40, DATABASE_URL=db_url,
-                    PROBLEMS_DIR=FIXTURE_PROBLEMS, GPU_KINDS=["cpu", "h100"], SUBMISSIONS_PER_MINUTE=5,
-                    MAX_SOURCE_BYTES=2000, SWEEP_EVERY_S=3600)
+    return Settings(
+        ENVIRONMENT="test",
+        SECRET_KEY="t" * 40,
+        DATABASE_URL=db_url,
+        PROBLEMS_DIR=FIXTURE_PROBLEMS,
+        GPU_KINDS=["cpu", "h100"],
+        SUBMISSIONS_PER_MINUTE=5,
+        MAX_SOURCE_BYTES=2000,
+        SWEEP_EVERY_S=3600,
+    )
 
 
 class Queue(list[tuple[int, str]]):

@@ -29,7 +29,14 @@ def test_default_secret_refused_in_production() -> None:
     assert Settings(ENVIRONMENT="production", SECRET_KEY="x" * 40).secure_cookies
 
 
-@pytest.mark.parametrize(("name", "kind"), [("NVIDIA H100 80GB HBM3", "h100"), ("NVIDIA A100-SXM4-40GB", "a100"),
-                                            ("NVIDIA GeForce RTX 4090", "rtx4090"), ("NVIDIA H200", "h200")])
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("NVIDIA H100 80GB HBM3", "h100"),
+        ("NVIDIA A100-SXM4-40GB", "a100"),
+        ("NVIDIA GeForce RTX 4090", "rtx4090"),
+        ("NVIDIA H200", "h200"),
+    ],
+)
 def test_gpu_kind_from_name(name: str, kind: str) -> None:
     assert kind_from_name(name) == kind

@@ -17,7 +17,9 @@ def _sub(engine: Engine, name: str = "u1") -> int:
         s.add(u)
         s.commit()
         s.refresh(u)
-        sub = submissions.create(s, u, SubmissionCreate(problem="toy-add", language="triton", source="x"), "cpu")
+        sub = submissions.create(
+            s, u, SubmissionCreate(problem="toy-add", language="triton", source="x"), "cpu"
+        )
         assert sub.id is not None
         return sub.id
 
@@ -34,7 +36,9 @@ def test_claim_progress_record_once(engine: Engine) -> None:
     a1 = submissions.claim(engine, sid, "w1", stale_s=60)
     assert a1 == 1
     assert submissions.claim(engine, sid, "w2", stale_s=60) is None  # already running, fresh
-    assert submissions.report_progress(engine, sid, a1, {"stage": "testing", "index": 1, "total": 2})
+    assert submissions.report_progress(
+        engine, sid, a1, {"stage": "testing", "index": 1, "total": 2}
+    )
     assert _get(engine, sid).progress == {"stage": "testing", "index": 1, "total": 2}
     assert submissions.record(engine, sid, a1, {"verdict": "accepted", "score_ms": 1.5})
     assert not submissions.record(engine, sid, a1, {"verdict": "wrong_answer"})  # never twice

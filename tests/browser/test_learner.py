@@ -11,27 +11,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import LiveServer
+from tests.samples import VECTOR_ADD as SOLUTION
+from tests.samples import VECTOR_ADD_WRONG as WRONG
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
-
-SOLUTION = '''import triton
-import triton.language as tl
-
-
-@triton.jit
-def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    a = tl.load(a_ptr + offs, mask=mask)
-    b = tl.load(b_ptr + offs, mask=mask)
-    tl.store(c_ptr + offs, a + b, mask=mask)
-
-
-def solve(a, b, c, n):
-    add_kernel[(triton.cdiv(n, 1024),)](a, b, c, n, BLOCK=1024)
-'''
-
-WRONG = SOLUTION.replace("a + b, mask=mask", "a - b, mask=mask")
 
 
 def sign_up(page: Any, server: LiveServer) -> str:
@@ -57,7 +40,9 @@ def test_sign_up_solve_and_rank(page: Any, live_server: LiveServer, shots: Path)
     page.click("a.problem-link:has-text('Vector Addition')")
     page.wait_for_url(re.compile(r"/problems/vector-add$"))
     page.wait_for_selector(".cm-content")
-    page.wait_for_function("[...document.querySelectorAll('.markdown .math')].every(e => e.querySelector('.katex'))")
+    page.wait_for_function(
+        "[...document.querySelectorAll('.markdown .math')].every(e => e.querySelector('.katex'))"
+    )
     assert "def solve" in page.locator(".cm-content").inner_text()  # the starter is loaded
 
     set_code(page, SOLUTION)
@@ -97,7 +82,9 @@ def test_sign_up_solve_and_rank(page: Any, live_server: LiveServer, shots: Path)
     page.screenshot(path=str(shots / "problems.png"))
 
 
-def test_wrong_solution_shows_the_failing_case(page: Any, live_server: LiveServer, shots: Path) -> None:
+def test_wrong_solution_shows_the_failing_case(
+    page: Any, live_server: LiveServer, shots: Path
+) -> None:
     sign_up(page, live_server)
     page.goto(f"{live_server.url}/problems/vector-add")
     page.wait_for_selector(".cm-content")

@@ -21,7 +21,7 @@ from app.core.db import make_engine, migrate
 from app.models import Submission, SubmissionCreate, User
 from tests.conftest import FIXTURE_PROBLEMS, REDIS_URL, ROOT
 
-ACCEPTED = '''import triton
+ACCEPTED = """import triton
 import triton.language as tl
 
 
@@ -34,7 +34,7 @@ def add_kernel(a, b, c, n, BLOCK: tl.constexpr):
 
 def solve(a, b, c, n):
     add_kernel[(triton.cdiv(n, 256),)](a, b, c, n, BLOCK=256)
-'''
+"""
 
 
 class Stack:
@@ -42,13 +42,25 @@ class Stack:
 
     def __init__(self, tmp: Path, stuck_after_s: float) -> None:
         self.tmp = tmp
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp / 'kd.db'}", "REDIS_URL": REDIS_URL,
-                    "REDIS_PREFIX": f"kdtest-{uuid.uuid4().hex[:8]}:", "KERNELDOJO_GPU_KIND": "cpu",
-                    "KERNELDOJO_PROBLEMS": str(FIXTURE_PROBLEMS), "PROBLEMS_DIR": str(FIXTURE_PROBLEMS),
-                    "STUCK_AFTER_S": str(stuck_after_s), "BROKER_VISIBILITY_TIMEOUT_S": "4",
-                    "ENVIRONMENT": "test", "DATA_DIR": str(tmp)}
-        self.settings = Settings(DATABASE_URL=self.env["DATABASE_URL"], REDIS_URL=REDIS_URL,
-                                 REDIS_PREFIX=self.env["REDIS_PREFIX"], BROKER_VISIBILITY_TIMEOUT_S=4)
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{tmp / 'kd.db'}",
+            "REDIS_URL": REDIS_URL,
+            "REDIS_PREFIX": f"kdtest-{uuid.uuid4().hex[:8]}:",
+            "KERNELDOJO_GPU_KIND": "cpu",
+            "KERNELDOJO_PROBLEMS": str(FIXTURE_PROBLEMS),
+            "PROBLEMS_DIR": str(FIXTURE_PROBLEMS),
+            "STUCK_AFTER_S": str(stuck_after_s),
+            "BROKER_VISIBILITY_TIMEOUT_S": "4",
+            "ENVIRONMENT": "test",
+            "DATA_DIR": str(tmp),
+        }
+        self.settings = Settings(
+            DATABASE_URL=self.env["DATABASE_URL"],
+            REDIS_URL=REDIS_URL,
+            REDIS_PREFIX=self.env["REDIS_PREFIX"],
+            BROKER_VISIBILITY_TIMEOUT_S=4,
+        )
         migrate(self.settings.database_url)
         self.engine: Engine = make_engine(self.settings.database_url)
         from worker.celery_app import TASK_NAME, make_celery
@@ -59,8 +71,14 @@ class Stack:
 
     def start_worker(self, name: str) -> subprocess.Popen[bytes]:
         log = open(self.tmp / f"{name}.log", "wb")  # noqa: SIM115 (closed with the process)
-        p = subprocess.Popen(worker_argv("cpu", name), env=self.env, cwd=ROOT, stdout=log,
-                             stderr=subprocess.STDOUT, start_new_session=True)
+        p = subprocess.Popen(
+            worker_argv("cpu", name),
+            env=self.env,
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         self.procs.append(p)
         return p
 
@@ -73,7 +91,9 @@ class Stack:
             s.add(u)
             s.commit()
             s.refresh(u)
-            sub = submissions.create(s, u, SubmissionCreate(problem=problem, language="triton", source=source), "cpu")
+            sub = submissions.create(
+                s, u, SubmissionCreate(problem=problem, language="triton", source=source), "cpu"
+            )
         assert sub.id is not None
         self.celery.send_task(self.task, args=[sub.id], queue="cpu")
         return sub.id
@@ -84,14 +104,18 @@ class Stack:
             assert sub is not None
             return sub
 
-    def wait_for(self, sid: int, cond: Callable[[Submission], bool], timeout: float = 120) -> Submission:
+    def wait_for(
+        self, sid: int, cond: Callable[[Submission], bool], timeout: float = 120
+    ) -> Submission:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             sub = self.get(sid)
             if cond(sub):
                 return sub
             time.sleep(0.1)
-        raise AssertionError(f"timed out; submission is {self.get(sid)!r}; logs: {[p.args for p in self.procs]}")
+        raise AssertionError(
+            f"timed out; submission is {self.get(sid)!r}; logs: {[p.args for p in self.procs]}"
+        )
 
     def close(self) -> None:
         for p in self.procs:

@@ -21,7 +21,9 @@ def test_worker_grades_a_triton_submission(stack_factory: Callable[..., Stack]) 
     st.start_worker("w1")
     sid = st.submit()
     seen = set()
-    sub = st.wait_for(sid, lambda s: (seen.add((s.progress or {}).get("stage")), s.status == Status.DONE)[1])
+    sub = st.wait_for(
+        sid, lambda s: (seen.add((s.progress or {}).get("stage")), s.status == Status.DONE)[1]
+    )
     assert sub.verdict == "accepted", sub.result_json
     assert sub.attempt == 1
     res = sub.result or {}
@@ -31,7 +33,9 @@ def test_worker_grades_a_triton_submission(stack_factory: Callable[..., Stack]) 
     assert f"submission {sid}: accepted" in st.log("w1")
 
 
-def test_worker_killed_mid_grading_gets_exactly_one_result(stack_factory: Callable[..., Stack]) -> None:
+def test_worker_killed_mid_grading_gets_exactly_one_result(
+    stack_factory: Callable[..., Stack],
+) -> None:
     st = stack_factory(stuck_after_s=3)
     first = st.start_worker("doomed")
     sid = st.submit()

@@ -31,7 +31,9 @@ def reload_problems(_: AdminUser, registry: RegistryDep) -> ReloadReport:
 
 
 @router.post("/submissions/{sub_id}/rejudge")
-def rejudge_submission(sub_id: int, _: AdminUser, session: SessionDep, enqueue: EnqueueDep) -> dict[str, Any]:
+def rejudge_submission(
+    sub_id: int, _: AdminUser, session: SessionDep, enqueue: EnqueueDep
+) -> dict[str, Any]:
     sub = session.get(Submission, sub_id)
     if sub is None:
         raise HTTPException(404, "no such submission")
@@ -42,12 +44,14 @@ def rejudge_submission(sub_id: int, _: AdminUser, session: SessionDep, enqueue: 
 
 
 @router.post("/problems/{slug}/rejudge")
-def rejudge_problem(slug: str, _: AdminUser, session: SessionDep, registry: RegistryDep,
-                    enqueue: EnqueueDep) -> dict[str, Any]:
+def rejudge_problem(
+    slug: str, _: AdminUser, session: SessionDep, registry: RegistryDep, enqueue: EnqueueDep
+) -> dict[str, Any]:
     if registry.get(slug) is None:
         raise HTTPException(404, f"unknown problem {slug!r}")
-    subs = session.exec(select(Submission).where(Submission.problem == slug,
-                                                 Submission.mode == Mode.SUBMIT)).all()
+    subs = session.exec(
+        select(Submission).where(Submission.problem == slug, Submission.mode == Mode.SUBMIT)
+    ).all()
     ids = []
     for sub in subs:
         submissions.requeue(session, sub)

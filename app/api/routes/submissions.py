@@ -23,7 +23,14 @@ from app.deps import (
     SessionDep,
     SettingsDep,
 )
-from app.models import Status, Submission, SubmissionCreate, SubmissionDetail, SubmissionPublic, User
+from app.models import (
+    Status,
+    Submission,
+    SubmissionCreate,
+    SubmissionDetail,
+    SubmissionPublic,
+    User,
+)
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
 POLL_S = 0.25
@@ -35,20 +42,31 @@ def public(sub: Submission, username: str = "") -> SubmissionPublic:
 
 def detail(session: Session, sub: Submission, viewer: User | None) -> SubmissionDetail:
     owner = session.get(User, sub.user_id)
-    return SubmissionDetail.model_validate(sub, update={
-        "username": owner.username if owner else "",
-        "source": sub.source if submissions.may_see_source(session, viewer, sub) else None,
-        "result": sub.result, "progress": sub.progress,
-        "queue_position": submissions.queue_position(session, sub),
-    })
+    return SubmissionDetail.model_validate(
+        sub,
+        update={
+            "username": owner.username if owner else "",
+            "source": sub.source if submissions.may_see_source(session, viewer, sub) else None,
+            "result": sub.result,
+            "progress": sub.progress,
+            "queue_position": submissions.queue_position(session, sub),
+        },
+    )
 
 
 @router.post("", response_model=SubmissionPublic, status_code=201)
-def create_submission(data: SubmissionCreate, session: SessionDep, user: CurrentUser,
-                      registry: RegistryDep, settings: SettingsDep, enqueue: EnqueueDep) -> Any:
+def create_submission(
+    data: SubmissionCreate,
+    session: SessionDep,
+    user: CurrentUser,
+    registry: RegistryDep,
+    settings: SettingsDep,
+    enqueue: EnqueueDep,
+) -> Any:
     try:
-        kind = submissions.validate(data, registry.get(data.problem), settings.gpu_kinds,
-                                    settings.MAX_SOURCE_BYTES)
+        kind = submissions.validate(
+            data, registry.get(data.problem), settings.gpu_kinds, settings.MAX_SOURCE_BYTES
+        )
         submissions.check_rate(session, user, settings.SUBMISSIONS_PER_MINUTE)
     except submissions.SubmissionError as e:
         raise HTTPException(e.status, str(e)) from e
@@ -59,8 +77,9 @@ def create_submission(data: SubmissionCreate, session: SessionDep, user: Current
 
 
 @router.get("", response_model=list[SubmissionPublic])
-def my_submissions(session: SessionDep, user: CurrentUser, problem: str | None = None,
-                   limit: int = 50) -> Any:
+def my_submissions(
+    session: SessionDep, user: CurrentUser, problem: str | None = None, limit: int = 50
+) -> Any:
     q = select(Submission).where(Submission.user_id == user.id)
     if problem:
         q = q.where(Submission.problem == problem)
@@ -97,7 +116,9 @@ def snapshot(engine: Engine, sub_id: int) -> dict[str, Any] | None:
 
 
 @router.get("/{sub_id}/events")
-async def submission_events(sub_id: int, request: Request, engine: EngineDep) -> EventSourceResponse:
+async def submission_events(
+    sub_id: int, request: Request, engine: EngineDep
+) -> EventSourceResponse:
     """Server-sent events: one ``progress`` event per change, then ``done`` with the verdict."""
     if await run_in_threadpool(snapshot, engine, sub_id) is None:
         raise HTTPException(404, "no such submission")
