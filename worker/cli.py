@@ -125,6 +125,7 @@ def check(
 ) -> None:
     """Validate every problem folder and grade every sample solution against its declared verdict."""
     from worker.grading import grader, problems
+    from worker.grading.runner_client import RunnerPool
 
     logging.basicConfig(level=logging.WARNING)
     report = problems.load_all()
@@ -139,6 +140,7 @@ def check(
     for col in ("problem", "sample", "expected", "got", "ok", "seconds", "details"):
         t.add_column(col)
     bad = len(report.errors)
+    pool = RunnerPool(grader.resolve_device(device))
     for p in chosen:
         try:
             problems.load_reference(p)
@@ -148,7 +150,7 @@ def check(
             continue
         for s in p.samples:
             t0 = time.monotonic()
-            res = grader.grade(p, s.path.read_text(encoding="utf-8"), s.language, device=device, mode=mode)
+            res = grader.grade(p, s.path.read_text(encoding="utf-8"), s.language, device=device, mode=mode, pool=pool)
             dt = time.monotonic() - t0
             expected = s.expected
             if res.verdict == Verdict.NOT_RUN and s.language == "cuda":
@@ -166,6 +168,7 @@ def check(
                       "[green]yes[/]" if ok else "[red]NO[/]", f"{dt:.1f}", detail)
             if not as_json:
                 err.print(f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}, {dt:.1f}s)")
+    pool.close()
     (err if as_json else out).print(t)
     if bad:
         err.print(f"[red]{bad} problem(s) found[/]")
@@ -185,3 +188,7 @@ _register_web()
 
 def main() -> None:
     app()
+
+
+if __name__ == "__main__":
+    main()

@@ -135,3 +135,7 @@ def open_descriptor(desc: dict[str, Any], folder: Path) -> tuple[Any, int]:
     handle = _IpcHandle.from_buffer_copy(bytes.fromhex(desc["handle"]))
     _check(lib.cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle, 1), "cuIpcOpenMemHandle")
     return _wrap_cuda(ptr.value, shape, desc["dtype"]), ptr.value
+
+
+def close_mapping(ptr: int) -> None:
+    _check(libcuda().cuIpcCloseMemHandle(ptr), "cuIpcCloseMemHandle")

@@ -19,9 +19,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from worker.grading import buffers, checker, compilers, device, problems, sandbox, timing
+from worker.grading import buffers, checker, compilers, device, problems, timing
 from worker.grading.results import BenchResult, CaseResult, CompileResult, GradeResult
-from worker.grading.runner_client import RunnerClient, RunnerDied, RunnerTimeout
+from worker.grading.runner_client import (
+    RunnerClient,
+    RunnerDied,
+    RunnerPool,
+    RunnerTimeout,
+    default_limits,
+    runner_env,
+)
 from worker.grading.schema import Case, Problem
 from worker.grading.verdicts import Verdict
 
@@ -56,11 +63,16 @@ def resolve_device(requested: str) -> str:
 
 
 def grade(problem: Problem, source: str, language: str, *, device: str = "auto", mode: str = "submit",
-          on_progress: Progress | None = None) -> GradeResult:
-    """Grade ``source`` (Triton .py or CUDA .cu text). Never raises for a bad submission."""
+          on_progress: Progress | None = None, pool: RunnerPool | None = None) -> GradeResult:
+    """Grade ``source`` (Triton .py or CUDA .cu text). Never raises for a bad submission.
+
+    With a ``pool`` (of the same device), the runner comes pre-started from it."""
     dev = resolve_device(device)
+    runner = pool.acquire() if pool is not None and pool.device == dev else None
     with tempfile.TemporaryDirectory(prefix="kerneldojo-") as tmp:
-        session = _Session(problem, source, language, dev, mode, on_progress or (lambda e: None), Path(tmp))
+        workdir = runner.workdir if runner is not None else Path(tmp)
+        session = _Session(problem, source, language, dev, mode, on_progress or (lambda e: None), workdir)
+        session.runner = runner
         try:
             return session.run()
         except Exception as e:  # a bug of ours: report it, never crash the worker
@@ -144,11 +156,10 @@ class _Session:
 
     def _start_runner(self) -> None:
         t0 = time.monotonic()
-        env = {"TRITON_INTERPRET": "1"} if self.dev == "cpu" else {}
-        mem = self.problem.limits.host_memory_mb
-        limits = sandbox.Limits(cpu_s=int(self.problem.limits.total_s * 2) + 60,
-                                address_space_mb=(mem + 4096) if self.dev == "cpu" else None)
-        self.runner = RunnerClient(self.workdir, self.dev, limits, env)
+        if self.runner is None:
+            limits = default_limits(self.dev, self.problem.limits.host_memory_mb,
+                                    int(self.problem.limits.total_s * 2) + 60)
+            self.runner = RunnerClient(self.workdir, self.dev, limits, runner_env(self.dev))
         msg = self._recv(RUNNER_START_S, "starting")
         if msg.get("op") != "ready":
             raise Stop(Verdict.INTERNAL_ERROR, f"the runner did not start: {msg}")
@@ -200,6 +211,19 @@ class _Session:
         self._raise_if_error(msg)
         return bufs
 
+    def _release(self, key: str, bufs: dict[str, buffers.SharedBuffer], unbind: bool = True) -> None:
+        """The runner unmaps a case's buffers before the referee frees them.
+
+        After a failure the runner is about to be killed, so it is not asked (it may hang)."""
+        runner = self.runner
+        if unbind and runner is not None and runner.proc.popen.poll() is None:
+            try:
+                runner.request(10.0, op="unbind", case=key)
+            except Exception:  # a dead or hung runner: the buffers are freed all the same
+                log.warning("runner did not unbind %s", key)
+        for b in bufs.values():
+            b.free()
+
     def _fill(self, bufs: dict[str, buffers.SharedBuffer], inputs: dict[str, Any]) -> None:
         for a in self.problem.args:
             if a.role == "input":
@@ -224,7 +248,7 @@ class _Session:
 
     def _call(self, key: str, timed: bool) -> dict[str, Any]:
         # A Triton kernel compiles during its first call on a GPU (never under the interpreter).
-        jit = self.first_call and self.dev == "cuda"
+        jit = self.first_call and self.dev == "cuda" and self.language == "triton"
         limit = self.problem.limits.call_s + (self.problem.limits.compile_s if jit else 0.0)
         self.first_call = False
         msg = self._request(min(limit, max(1.0, self.deadline - time.monotonic())), "running",
@@ -248,9 +272,10 @@ class _Session:
                 self._sync()
                 self._call(key, timed=False)
                 ok, message, err = self._check(bufs, expected, scales)
-            finally:
-                for b in bufs.values():
-                    b.free()
+            except BaseException:
+                self._release(key, bufs, unbind=False)
+                raise
+            self._release(key, bufs)
             self.result.cases.append(CaseResult(case.name, ok, message, err))
             if not ok:
                 failed.append(case.name)
@@ -280,10 +305,11 @@ class _Session:
                 if res.clocks.get("throttled"):  # measured under throttling: measure once more
                     log.warning("throttled during %s; re-measuring", case.name)
                     res = self._bench_case(case, key, bufs, flusher)
-            finally:
-                for b in bufs.values():
-                    b.free()
-                torch.cuda.empty_cache()
+            except BaseException:
+                self._release(key, bufs, unbind=False)
+                raise
+            self._release(key, bufs)
+            torch.cuda.empty_cache()
             self.result.benchmark.append(res)
         self._phase("benchmark", t0)
 

@@ -40,6 +40,7 @@ class Runner:
         self.shim: Any = None
         self.forbid_library = True
         self.cases: dict[str, list[Any]] = {}
+        self.mappings: dict[str, list[int]] = {}
         self.torch: Any = None
 
     def send(self, **msg: Any) -> None:
@@ -79,13 +80,26 @@ class Runner:
 
     def bind(self, msg: dict[str, Any]) -> None:
         args: list[Any] = []
+        ptrs: list[int] = []
         for a in msg["args"]:
             if a["kind"] == "int":
                 args.append(int(a["value"]))
             else:
-                t, _ = buffers.open_descriptor(a["desc"], self.workdir)
+                t, ptr = buffers.open_descriptor(a["desc"], self.workdir)
                 args.append(t)
+                if ptr:
+                    ptrs.append(ptr)
         self.cases[msg["case"]] = args
+        self.mappings[msg["case"]] = ptrs
+
+    def unbind(self, msg: dict[str, Any]) -> None:
+        """Drop a case's buffers: an IPC mapping left open would block the referee's next one."""
+        self.cases.pop(msg["case"], None)
+        ptrs = self.mappings.pop(msg["case"], [])
+        if ptrs:
+            self.torch.cuda.synchronize()
+            for ptr in ptrs:
+                buffers.close_mapping(ptr)
 
     # -- calling ----------------------------------------------------------------------------
     def call(self, msg: dict[str, Any]) -> None:
@@ -222,6 +236,9 @@ def main() -> None:
             elif op == "bind":
                 runner.bind(msg)
                 runner.send(op="bound")
+            elif op == "unbind":
+                runner.unbind(msg)
+                runner.send(op="unbound")
             elif op == "call":
                 runner.call(msg)
             elif op == "exit":

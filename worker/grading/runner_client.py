@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import sys
+import tempfile
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +27,59 @@ class RunnerTimeout(Exception):
     pass
 
 
+def default_limits(device: str, host_memory_mb: int = 8192, cpu_s: int = 3600) -> sandbox.Limits:
+    # No address-space limit where the CUDA driver reserves huge virtual ranges.
+    return sandbox.Limits(cpu_s=cpu_s, address_space_mb=(host_memory_mb + 4096) if device == "cpu" else None)
+
+
+def runner_env(device: str) -> dict[str, str]:
+    return {"TRITON_INTERPRET": "1"} if device == "cpu" else {}
+
+
+class RunnerPool:
+    """Runners started ahead of demand (torch imported, CUDA initialised), each used once.
+
+    A fresh process per submission keeps submissions apart; starting it before it is needed
+    takes the ~5 s of ``import torch`` and CUDA start-up off the learner's wait.
+    """
+
+    def __init__(self, device: str, size: int = 1) -> None:
+        self.device = device
+        self.size = size
+        self._ready: deque[RunnerClient] = deque()
+        self._fill()
+
+    def _fill(self) -> None:
+        while len(self._ready) < self.size:
+            workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-"))
+            workdir.chmod(0o777)
+            self._ready.append(RunnerClient(workdir, self.device, default_limits(self.device),
+                                            runner_env(self.device), owns_workdir=True))
+
+    def acquire(self) -> RunnerClient:
+        """A started runner (maybe still importing); a replacement starts at once."""
+        while self._ready:
+            client = self._ready.popleft()
+            if client.proc.popen.poll() is None:
+                break
+            client.close()
+        else:
+            self._fill()
+            client = self._ready.popleft()
+        self._fill()
+        return client
+
+    def close(self) -> None:
+        while self._ready:
+            self._ready.popleft().close()
+
+
 class RunnerClient:
-    def __init__(self, workdir: Path, device: str, limits: sandbox.Limits, env: dict[str, str]) -> None:
+    def __init__(self, workdir: Path, device: str, limits: sandbox.Limits, env: dict[str, str],
+                 owns_workdir: bool = False) -> None:
         self.workdir = workdir
+        self.owns_workdir = owns_workdir
+        self.ready = False
         p2c_r, self._p2c_w = os.pipe()
         self._c2p_r, c2p_w = os.pipe()
         self.log_path = workdir / "output.log"
@@ -119,3 +172,5 @@ class RunnerClient:
             os.close(self._c2p_r)
         except OSError:
             pass
+        if self.owns_workdir:
+            shutil.rmtree(self.workdir, ignore_errors=True)

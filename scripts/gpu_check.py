@@ -1,0 +1,247 @@
+#!/usr/bin/env python3
+"""Every GPU check in one call: sample solutions, adversarial submissions, benchmarks.
+
+Run on a host with an NVIDIA GPU, torch (CUDA build), triton, numpy and nvcc:
+
+    python3 scripts/gpu_check.py                   # everything
+    python3 scripts/gpu_check.py --phase samples   # grade every sample, compare verdicts
+    python3 scripts/gpu_check.py --phase bench     # accepted samples benchmarked twice + torch baselines
+    python3 scripts/gpu_check.py --phase sandbox   # the same solutions timed with the sandbox off
+    python3 scripts/gpu_check.py --phase adversarial
+
+It prints one table per phase and writes results (JSON and Markdown) to --out
+(default: benchmarks/gpu-check/). Exit status 1 if any verdict differs from what is declared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from worker.grading import grader, problems, timing  # noqa: E402
+from worker.grading.verdicts import Verdict  # noqa: E402
+
+
+def env_info() -> dict[str, Any]:
+    import torch
+    import triton
+
+    nvcc = shutil.which("nvcc")
+    nvcc_v = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1] if nvcc else None
+    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
+                         capture_output=True, text=True).stdout.strip()
+    return {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "gpu": torch.cuda.get_device_name(),
+            "nvidia_smi": smi, "torch": torch.__version__, "triton": triton.__version__, "nvcc": nvcc_v,
+            "python": platform.python_version(), "sandbox": os.environ.get("KERNELDOJO_SANDBOX", "bwrap"),
+            "ceilings": {"copy_GBps": round(timing.ceiling("copy") / 1e9, 1),
+                         "tf32_TFLOPs": round(timing.ceiling("tf32") / 1e12, 1),
+                         "fp16_TFLOPs": round(timing.ceiling("fp16") / 1e12, 1)}}
+
+
+def table(rows: list[dict[str, Any]], cols: list[str]) -> str:
+    widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in cols}
+    line = "| " + " | ".join(c.ljust(widths[c]) for c in cols) + " |"
+    sep = "|" + "|".join("-" * (widths[c] + 2) for c in cols) + "|"
+    body = ["| " + " | ".join(str(r.get(c, "")).ljust(widths[c]) for c in cols) + " |" for r in rows]
+    return "\n".join([line, sep, *body])
+
+
+POOL: Any = None
+
+
+def grade_file(p: Any, path: Path, language: str, mode: str, pooled: bool = True) -> tuple[Any, float]:
+    global POOL
+    if pooled and POOL is None:
+        from worker.grading.runner_client import RunnerPool
+
+        POOL = RunnerPool("cuda")
+    t0 = time.monotonic()
+    res = grader.grade(p, path.read_text(), language, device="cuda", mode=mode, pool=POOL if pooled else None)
+    return res, time.monotonic() - t0
+
+
+def phase_samples(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
+    rows, bad = [], 0
+    for p in probs:
+        for s in p.samples:
+            mode = "run"  # correctness here; the bench phase times the accepted ones
+            res, secs = grade_file(p, s.path, s.language, mode)
+            ok = res.verdict == s.expected
+            bad += not ok
+            rows.append({"problem": p.slug, "sample": f"{s.path.parent.name}/{s.path.name}", "expected": str(s.expected),
+                         "got": str(res.verdict), "ok": "yes" if ok else "NO", "s": f"{secs:.1f}",
+                         "note": "" if ok else res.message.replace("\n", " ")[:160]})
+            print(f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}) {secs:.1f}s", flush=True)
+    return rows, bad
+
+
+def bench_baseline(p: Any, case: Any) -> float | None:
+    """Median ms of reference.baseline under the same protocol (fresh inputs, L2 flushed)."""
+    import torch
+
+    ref = problems.load_reference(p)
+    fn = getattr(ref, "baseline", None)
+    if fn is None:
+        return None
+    torch.backends.cuda.matmul.allow_tf32 = True
+    flusher = timing.L2Flusher()
+    gen = torch.Generator(device="cuda")
+    times: list[float] = []
+    start = time.monotonic()
+    for i in range(timing.MAX_RUNS + 2):
+        gen.manual_seed(1000 + i)
+        inputs = problems.call_generate(ref, p, case.params, case.kind, gen, torch.device("cuda"))
+        outs = {a.name: torch.empty(p.shape(a, case.params), dtype=getattr(torch, a.dtype), device="cuda")
+                for a in p.outputs}
+        args = {a.name: (inputs.get(a.name, outs.get(a.name)) if a.is_tensor else case.params[a.name]) for a in p.args}
+        flusher.flush()
+        torch.cuda.synchronize()
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        fn(**args)
+        torch.cuda.synchronize()
+        e.record()
+        e.synchronize()
+        if i >= 2:
+            times.append(s.elapsed_time(e))
+        if timing.converged(times) or (len(times) >= 3 and time.monotonic() - start > 4):
+            break
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return statistics.median(times)
+
+
+def accepted(p: Any) -> list[Any]:
+    return [s for s in p.samples if s.expected == Verdict.ACCEPTED]
+
+
+def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], int]:
+    rows, bad = [], 0
+    for p in probs:
+        base = {c.name: bench_baseline(p, c) for c in p.benchmarks}
+        for s in accepted(p):
+            runs = []
+            for _ in range(repeat):
+                res, secs = grade_file(p, s.path, s.language, "submit")
+                runs.append(res)
+                print(f"{p.slug}/{s.path.name}: {res.verdict} {secs:.1f}s "
+                      + " ".join(f"{b.name}={b.median_ms:.4f}ms" for b in res.benchmark), flush=True)
+            if any(r.verdict != Verdict.ACCEPTED for r in runs):
+                bad += 1
+                rows.append({"problem": p.slug, "sample": s.path.name, "case": "-", "verdict": str(runs[-1].verdict),
+                             "note": runs[-1].message[:160]})
+                continue
+            for i, c in enumerate(p.benchmarks):
+                meds = [r.benchmark[i].median_ms for r in runs]
+                b = runs[0].benchmark[i]
+                diff = (max(meds) - min(meds)) / min(meds) * 100
+                rows.append({
+                    "problem": p.slug, "sample": s.path.name, "case": c.name, "verdict": "accepted",
+                    "median_ms": " / ".join(f"{m:.4f}" for m in meds), "diff_%": f"{diff:.2f}",
+                    "runs": b.runs, "rse_%": b.rse_pct, "GB/s": b.gbps, "TFLOP/s": b.tflops, "SOL_%": b.sol_pct,
+                    "torch_ms": f"{base[c.name]:.4f}" if base.get(c.name) else "-",
+                    "vs_torch": f"{base[c.name] / b.median_ms:.2f}x" if base.get(c.name) else "-",
+                    "wall_ms": b.wall_median_ms, "throttled": b.clocks.get("throttled"),
+                    "sm_mhz": (b.clocks.get("after") or {}).get("sm_mhz"),
+                })
+    return rows, bad
+
+
+def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
+    """Each accepted sample timed with the sandbox on and off, alternating."""
+    rows, bad = [], 0
+    for p in probs:
+        for s in accepted(p):
+            meds: dict[str, list[list[float]]] = {"bwrap": [], "off": []}
+            for m in ("bwrap", "off", "bwrap", "off"):
+                os.environ["KERNELDOJO_SANDBOX"] = m
+                res, _ = grade_file(p, s.path, s.language, "submit", pooled=False)
+                if res.verdict != Verdict.ACCEPTED:
+                    bad += 1
+                    print(f"{p.slug}/{s.path.name} sandbox={m}: {res.verdict} {res.message[:200]}", flush=True)
+                    break
+                meds[m].append([b.median_ms for b in res.benchmark])
+            os.environ["KERNELDOJO_SANDBOX"] = "bwrap"
+            if not meds["off"] or len(meds["bwrap"]) < 2:
+                continue
+            for i, c in enumerate(p.benchmarks):
+                on = statistics.median(x[i] for x in meds["bwrap"])
+                off = statistics.median(x[i] for x in meds["off"])
+                rows.append({"problem": p.slug, "sample": s.path.name, "case": c.name, "sandbox_ms": f"{on:.4f}",
+                             "no_sandbox_ms": f"{off:.4f}", "diff_%": f"{(on - off) / off * 100:+.2f}"})
+            print(f"{p.slug}/{s.path.name}: sandbox compared", flush=True)
+    return rows, bad
+
+
+def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
+    sys.path.insert(0, str(REPO / "tests"))
+    try:
+        from adversarial.catalog import run_catalog  # type: ignore[import-not-found]
+    except ImportError:
+        print("no adversarial suite found", flush=True)
+        return [], 0
+    return run_catalog(device="cuda")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--phase", action="append", choices=["samples", "bench", "sandbox", "adversarial"])
+    ap.add_argument("--problem", action="append", help="only these problem slugs")
+    ap.add_argument("--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)")
+    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "gpu-check")
+    ns = ap.parse_args()
+    logging.basicConfig(level=logging.WARNING)
+    phases = ns.phase or ["samples", "bench", "sandbox", "adversarial"]
+    report = problems.load_all()
+    for e in report.errors:
+        print(f"INVALID PROBLEM: {e}")
+    probs = [p for p in report.problems if not ns.problem or p.slug in ns.problem]
+    info = env_info()
+    print(json.dumps(info, indent=1), flush=True)
+    ns.out.mkdir(parents=True, exist_ok=True)
+    results: dict[str, Any] = {"env": info}
+    md = [f"# GPU check: {info['gpu']}, {info['date']}", "", "```", json.dumps(info, indent=1), "```", ""]
+    total_bad = len(report.errors)
+    cols = {
+        "samples": ["problem", "sample", "expected", "got", "ok", "s", "note"],
+        "bench": ["problem", "sample", "case", "verdict", "median_ms", "diff_%", "runs", "rse_%", "GB/s", "TFLOP/s",
+                  "SOL_%", "torch_ms", "vs_torch", "wall_ms", "throttled", "sm_mhz"],
+        "sandbox": ["problem", "sample", "case", "sandbox_ms", "no_sandbox_ms", "diff_%"],
+        "adversarial": ["submission", "class", "language", "expected", "got", "ok", "note"],
+    }
+    for ph in phases:
+        t0 = time.monotonic()
+        if ph == "samples":
+            rows, bad = phase_samples(probs)
+        elif ph == "bench":
+            rows, bad = phase_bench(probs, ns.repeat)
+        elif ph == "sandbox":
+            rows, bad = phase_sandbox(probs)
+        else:
+            rows, bad = phase_adversarial()
+        total_bad += bad
+        results[ph] = rows
+        text = table(rows, cols[ph])
+        md += [f"## {ph} ({time.monotonic() - t0:.0f} s, {bad} problem(s))", "", text, ""]
+        (ns.out / "gpu-check.json").write_text(json.dumps(results, indent=1))
+        (ns.out / "gpu-check.md").write_text("\n".join(md))
+    print("\n".join(md[6:]))
+    print(f"\n{'ALL OK' if not total_bad else f'{total_bad} PROBLEM(S)'}")
+    sys.exit(1 if total_bad else 0)
+
+
+if __name__ == "__main__":
+    main()

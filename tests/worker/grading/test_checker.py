@@ -1,0 +1,51 @@
+"""Output comparison: tolerances, NaN/Inf, norm-wise error, and messages that locate the error."""
+
+from __future__ import annotations
+
+import torch
+
+from worker.grading.checker import compare
+from worker.grading.schema import Check
+
+
+def test_exact_and_within_tolerance_pass() -> None:
+    e = torch.randn(1000, dtype=torch.float64)
+    ok, msg, err = compare("c", e.float(), e, e.abs(), Check(rtol=1e-6, atol=0.0))
+    assert ok and msg == "" and err < 1e-6
+
+
+def test_unwritten_output_is_reported_with_its_index() -> None:
+    e = torch.ones(4, 5, dtype=torch.float64)
+    got = e.float().clone()
+    got[2, 3] = float("nan")
+    ok, msg, _ = compare("y", got, e, e.abs(), Check(rtol=1e-4, atol=0.0))
+    assert not ok
+    assert "[2, 3]" in msg and "was it written" in msg
+
+
+def test_bf16_precision_fails_fp32_tolerance() -> None:
+    e = torch.randn(10000, dtype=torch.float64) * 3 + 1
+    got = e.to(torch.bfloat16).float()
+    ok, msg, _ = compare("c", got, e, e.abs(), Check(rtol=1e-5, atol=1e-30))
+    assert not ok and "out of tolerance" in msg and "expected" in msg
+
+
+def test_zero_output_fails_even_when_expected_values_are_tiny() -> None:
+    e = torch.full((65536,), 1.5e-5, dtype=torch.float64)
+    ok, _, _ = compare("y", torch.zeros(65536), e, e.abs(), Check(rtol=1e-4, atol=1e-12))
+    assert not ok
+
+
+def test_relative_l2_catches_a_globally_imprecise_result() -> None:
+    e = torch.randn(4096, dtype=torch.float64)
+    got = (e * (1 + 1e-3)).float()
+    scale = torch.full_like(e, 100.0)  # a loose per-element scale passes it...
+    assert compare("c", got, e, scale, Check(rtol=1e-3, atol=0.0))[0]
+    ok, msg, _ = compare("c", got, e, scale, Check(rtol=1e-3, atol=0.0, max_rel_l2=1e-4))  # ...the norm does not
+    assert not ok and "relative L2" in msg
+
+
+def test_infinite_expected_values_must_match() -> None:
+    e = torch.tensor([float("inf"), 1.0], dtype=torch.float64)
+    assert compare("c", torch.tensor([float("inf"), 1.0]), e, e.abs(), Check(rtol=1e-6, atol=0.0))[0]
+    assert not compare("c", torch.tensor([5.0, 1.0]), e, e.abs(), Check(rtol=1e-6, atol=0.0))[0]

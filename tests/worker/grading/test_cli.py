@@ -1,0 +1,85 @@
+"""The ``kerneldojo grade`` contract (DESIGN.md): JSON shape, verdicts, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+VA = ROOT / "problems" / "vector-add"
+
+
+def grade(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "worker.cli", "grade", *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+
+
+def grade_json(*args: str) -> dict:
+    proc = grade(*args, "--json")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.strip().splitlines()
+    assert len(lines) == 1, "--json prints exactly one line"
+    return json.loads(lines[0])
+
+
+def test_accepted_triton_on_cpu_interpreter() -> None:
+    d = grade_json("vector-add", str(VA / "solutions/accepted/triton_fast.py"), "--device", "cpu")
+    assert d["verdict"] == "accepted"
+    assert d["device"] == "cpu-interpreter"
+    assert d["benchmark"] == []
+    assert d["cases"] and all(c["passed"] for c in d["cases"])
+    assert {"name", "passed", "message"} <= set(d["cases"][0])
+
+
+def test_wrong_answer_names_the_case_without_leaking_inputs(tmp_path: Path) -> None:
+    d = grade_json("vector-add", str(VA / "solutions/rejected/wrong_answer_tail.py"), "--device", "cpu")
+    assert d["verdict"] == "wrong_answer"
+    failed = [c for c in d["cases"] if not c["passed"]]
+    assert failed and all(c["message"] for c in failed)
+    assert "expected" in failed[0]["message"] and "got" in failed[0]["message"]
+
+
+def test_path_to_problem_folder_and_explicit_language(tmp_path: Path) -> None:
+    src = tmp_path / "kernel.txt"
+    src.write_text((VA / "solutions/accepted/triton_simple.py").read_text())
+    d = grade_json(str(VA), str(src), "--language", "triton", "--device", "cpu")
+    assert d["verdict"] == "accepted" and d["problem"] == "vector-add"
+
+
+def test_compile_errors_are_verdicts_not_crashes(tmp_path: Path) -> None:
+    bad_py = tmp_path / "bad.py"
+    bad_py.write_text("def solve(a, b, c, n)\n    pass\n")
+    d = grade_json("vector-add", str(bad_py), "--device", "cpu")
+    assert d["verdict"] == "compile_error" and "line 1" in d["message"]
+    bad_cu = tmp_path / "bad.cu"
+    bad_cu.write_text('extern "C" void solve(const float* a, const float* b, float* c, int n) { oops; }\n')
+    d = grade_json("vector-add", str(bad_cu), "--device", "cpu")
+    assert d["verdict"] == "compile_error"
+    assert "oops" in d["compile"]["log"] and "/sandbox" not in d["compile"]["log"]
+
+
+def test_cuda_without_gpu_is_compiled_and_not_run() -> None:
+    d = grade_json("vector-add", str(VA / "solutions/accepted/cuda_fast.cu"), "--device", "cpu")
+    assert d["verdict"] == "not_run"
+    assert d["compile"]["ok"] is True
+
+
+def test_cannot_grade_exits_nonzero(tmp_path: Path) -> None:
+    src = tmp_path / "x.py"
+    src.write_text("def solve(): pass\n")
+    proc = grade("no-such-problem", str(src), "--device", "cpu", "--json")
+    assert proc.returncode != 0 and "no such problem" in proc.stderr
+    proc = grade("vector-add", str(src), "--language", "fortran", "--device", "cpu")
+    assert proc.returncode != 0
+
+
+@pytest.mark.parametrize("extra", [[], ["--mode", "run"]])
+def test_human_output_shows_progress_and_table(extra: list[str]) -> None:
+    proc = grade("vector-add", str(VA / "solutions/rejected/wrong_answer_tail.py"), "--device", "cpu", *extra)
+    assert proc.returncode == 0
+    assert "testing 1/" in proc.stderr and "compiling" in proc.stderr
+    assert "Wrong Answer" in proc.stdout and "Test cases" in proc.stdout

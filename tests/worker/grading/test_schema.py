@@ -1,0 +1,121 @@
+"""The problem loader: the real folders load, and a broken folder names the file and field."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from worker.grading import problems
+from worker.grading.schema import ProblemError, load_problem
+from worker.grading.verdicts import Verdict
+
+CORE = ["vector-add", "reduction", "softmax", "matmul", "flash-attention"]
+SIGNATURES = {
+    "vector-add": ("a, b, c, n", 'extern "C" void solve(const float* a, const float* b, float* c, int n)'),
+    "reduction": ("x, out, n", 'extern "C" void solve(const float* x, float* out, int n)'),
+    "softmax": ("x, y, rows, cols", 'extern "C" void solve(const float* x, float* y, int rows, int cols)'),
+    "matmul": ("a, b, c, m, n, k",
+               'extern "C" void solve(const float* a, const float* b, float* c, int m, int n, int k)'),
+    "flash-attention": ("q, k, v, o, b, h, s, d", 'extern "C" void solve(const half* q, const half* k, '
+                        'const half* v, half* o, int b, int h, int s, int d)'),
+}
+
+
+def test_core_problems_load_with_contract_signatures() -> None:
+    report = problems.load_all(problems.REPO_PROBLEMS)
+    assert report.errors == []
+    by_slug = {p.slug: p for p in report.problems}
+    for slug in CORE:
+        p = by_slug[slug]
+        py, cu = SIGNATURES[slug]
+        assert p.triton_signature() == f"def solve({py}):"
+        assert p.cuda_signature() == cu
+        verdicts = {s.expected for s in p.samples}
+        assert Verdict.ACCEPTED in verdicts and Verdict.WRONG_ANSWER in verdicts
+        assert {s.language for s in p.samples if s.expected == Verdict.ACCEPTED} == {"triton", "cuda"}
+        problems.load_reference(p)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    dst = tmp_path / "vector-add"
+    shutil.copytree(problems.REPO_PROBLEMS / "vector-add", dst)
+    return dst
+
+
+def _edit(folder: Path, old: str, new: str) -> None:
+    toml = folder / "problem.toml"
+    text = toml.read_text()
+    assert old in text
+    toml.write_text(text.replace(old, new, 1))
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "words"),
+    [
+        ('difficulty = "easy"', 'difficulty = "trivial"', "difficulty", "expected one of"),
+        ('difficulty = "easy"', "difficulty = 3", "difficulty", "expected a string"),
+        ('dtype = "float32", shape = ["n"] },', 'dtype = "float33", shape = ["n"] },', "signature.args[0].dtype", "float33"),
+        ('shape = ["n"] },', 'shape = ["m"] },', "signature.args[0].shape", "not int arguments"),
+        ("\nrtol = 1e-6", '\nrtol = "tight"', "check.rtol", "expected an integer or a number"),
+        ('title = "Vector Addition"', 'titel = "Vector Addition"', "title", "missing"),
+        ('\nbytes = "12 * n"', '\nbytes = "12 * n; import os"', "roofline.bytes", "arithmetic"),
+        ("[[tests]]\nname = \"n = 1\"\nn = 1", "[[tests]]\nname = \"n = 1\"\nn = 0", "tests[0].n", "at least 1"),
+        ("[[tests]]\nname = \"n = 1\"\nn = 1", "[[tests]]\nname = \"n = 1\"\nsize = 1", "tests[0].n", "missing"),
+    ],
+)
+def test_broken_field_is_named(folder: Path, old: str, new: str, field: str, words: str) -> None:
+    _edit(folder, old, new)
+    with pytest.raises(ProblemError) as info:
+        load_problem(folder)
+    err = info.value
+    assert err.file.endswith("problem.toml")
+    assert err.field == field
+    assert words in str(err)
+
+
+def test_unknown_field_is_named(folder: Path) -> None:
+    _edit(folder, "[check]\n", "[check]\nrtoll = 1.0\n")
+    with pytest.raises(ProblemError, match=r"problem\.toml: check\.rtoll: unknown field"):
+        load_problem(folder)
+
+
+def test_invalid_toml_and_missing_files(folder: Path) -> None:
+    (folder / "statement.md").unlink()
+    with pytest.raises(ProblemError, match=r"statement\.md: file not found"):
+        load_problem(folder)
+    (folder / "problem.toml").write_text("title = [unclosed")
+    with pytest.raises(ProblemError, match=r"problem\.toml: not valid TOML"):
+        load_problem(folder)
+
+
+def test_rejected_sample_must_declare_its_verdict(folder: Path) -> None:
+    (folder / "solutions" / "rejected" / "mystery.py").write_text("def solve(a, b, c, n):\n    pass\n")
+    with pytest.raises(ProblemError) as info:
+        load_problem(folder)
+    assert info.value.file.endswith("mystery.py") and info.value.field == "expect"
+    (folder / "solutions" / "rejected" / "mystery.py").write_text("# expect: wrong_anwser\n")
+    with pytest.raises(ProblemError, match="unknown verdict 'wrong_anwser'"):
+        load_problem(folder)
+
+
+def test_broken_folder_does_not_hide_the_others(folder: Path) -> None:
+    good = folder.parent / "vector-add-copy"
+    shutil.copytree(folder, good)
+    _edit(folder, 'difficulty = "easy"', 'difficulty = "trivial"')
+    report = problems.load_all(folder.parent)
+    assert [p.slug for p in report.problems] == ["vector-add-copy"]
+    assert len(report.errors) == 1 and report.errors[0].field == "difficulty"
+
+
+def test_reference_must_define_generate(folder: Path) -> None:
+    (folder / "reference.py").write_text("def reference(inputs, params):\n    return {}\n")
+    with pytest.raises(ProblemError, match=r"reference\.py: generate: must define"):
+        problems.load_reference(load_problem(folder))
+
+
+def test_resolve_unknown_slug_lists_known() -> None:
+    with pytest.raises(ProblemError, match="no such problem.*vector-add"):
+        problems.resolve("vector-addd", problems.REPO_PROBLEMS)
