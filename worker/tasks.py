@@ -7,13 +7,14 @@ importing this module (and the Celery app) stays cheap and torch-free in the web
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from functools import lru_cache
 from typing import Any
 
 from celery import Task
-from celery.signals import worker_ready
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
@@ -78,6 +79,31 @@ def run(sub_id: int, worker: str) -> bool:
     return ok
 
 
+_pool: Any = None  # a warm runner (torch already imported) for the next submission
+
+
+def _device(kind: str) -> str:
+    return "cpu" if kind == "cpu" else "cuda"
+
+
+@worker_process_init.connect  # type: ignore[untyped-decorator]
+def _start_pool(**_: Any) -> None:
+    """Start a runner ahead of the first submission, so the learner does not wait for torch."""
+    global _pool
+    try:
+        from worker.grading.runner_client import RunnerPool
+
+        _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")), size=1)
+    except Exception:
+        log.exception("could not start a warm runner; grading starts runners on demand")
+
+
+@worker_process_shutdown.connect  # type: ignore[untyped-decorator]
+def _stop_pool(**_: Any) -> None:
+    if _pool is not None:
+        _pool.close()
+
+
 def _grade(
     slug: str, source: str, language: str, mode: str, kind: str, on_progress: Any
 ) -> dict[str, Any]:
@@ -86,12 +112,12 @@ def _grade(
         from worker.grading.problems import resolve
 
         problem = resolve(slug)
-        device = "cpu" if kind == "cpu" else "cuda"
-        return dict(
-            grade(
-                problem, source, language, device=device, mode=mode, on_progress=on_progress
-            ).to_dict()
+        device = _device(kind)
+        pool = _pool if _pool is not None and _pool.device == device else None
+        result = grade(
+            problem, source, language, device=device, mode=mode, on_progress=on_progress, pool=pool
         )
+        return dict(result.to_dict())
     except Exception as e:  # the judge core failed, not the submission: say so, keep serving
         log.exception("grading failed")
         return {
