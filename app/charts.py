@@ -42,9 +42,10 @@ def _svg(w: int, h: int, body: list[str], label: str) -> Markup:
 
 def timing_chart(bench: Sequence[dict[str, Any]], best: dict[str, float] | None = None) -> Markup:
     best = best or {}
-    w, row_h, left, right = 720, 22, 150, 90
+    w, row_h, left, right = 500, 22, 110, 70
     series = [
         ("this run", C_RUN, "median_ms"),
+        ("torch baseline", "#fbbf24", "baseline_ms"),
         ("best on board", C_BEST, "best"),
         ("speed of light", C_SOL, "sol_ms"),
     ]
@@ -53,11 +54,13 @@ def timing_chart(bench: Sequence[dict[str, Any]], best: dict[str, float] | None 
         vals = {
             "median_ms": b.get("median_ms"),
             "best": best.get(b["name"]),
+            "baseline_ms": b.get("baseline_ms"),
             "sol_ms": b.get("sol_ms"),
         }
         groups.append((b["name"], [(n, c, float(v)) for n, c, k in series if (v := vals[k])]))
     h = 40 + sum(len(g[1]) * row_h + 18 for g in groups)
-    body = [_legend(series, 8)]
+    present = {name for _, bars in groups for name, _, _ in bars}
+    body = [_legend([x for x in series if x[0] in present], 8)]
     y = 40
     for name, bars in groups:
         vmax = max(v for _, _, v in bars)
@@ -109,7 +112,7 @@ def roofline_chart(bench: Sequence[dict[str, Any]]) -> Markup | None:
         pts.append((b["name"], ai, tflops))
     if not pts:
         return None
-    w, h, pad = 720, 300, 56
+    w, h, pad = 500, 300, 56
     xs = [p[1] for p in pts]
     ys = [p[2] for p in pts]
     x0, x1 = 10 ** math.floor(math.log10(min(xs) / 4)), 10 ** math.ceil(math.log10(max(xs) * 4))
@@ -160,56 +163,110 @@ def roofline_chart(bench: Sequence[dict[str, Any]]) -> Markup | None:
             f'<circle cx="{px(ai):.1f}" cy="{py(t):.1f}" r="6" fill="{C_RUN}" stroke="#0b1020" stroke-width="1.5"><title>{escape(name)}: {t:.3g} TFLOP/s</title></circle>'
             f'<text x="{px(ai) + 9:.1f}" y="{py(t) + 4:.1f}" fill="{C_TEXT}" font-size="11">{escape(name)}</text>'
         )
-    body.append(_legend([("this run", C_RUN, ""), ("roofline (measured peaks)", C_SOL, "")], 0))
+    body.append(
+        f'<g transform="translate({w - 260}, 0)">'
+        + _legend([("this run", C_RUN, ""), ("roofline (measured)", C_SOL, "")], 0)
+        + "</g>"
+    )
     return _svg(w, h, body, "roofline")
 
 
 def history_chart(
     points: Sequence[tuple[int, str | None, float | None]], current: int | None
 ) -> Markup | None:
-    """points: (submission id, verdict, score_ms) oldest first."""
+    """points: (submission id, verdict, score_ms), oldest first. Faster is higher up; a
+    submission without a score (failed, or judged on the CPU) sits on its verdict's row."""
     if not points:
         return None
-    w, h, pad = 720, 180, 44
+    w, h, left, right, top = 1000, 170, 92, 24, 26
+    bottom = h - 34
     scored = [s for _, v, s in points if v == "accepted" and s]
     n = len(points)
 
     def px(i: int) -> float:
-        return pad + (w - pad - 20) * (i / max(1, n - 1) if n > 1 else 0.5)
+        return left + (w - left - right) * (i / (n - 1) if n > 1 else 0.5)
 
-    body = [f'<line x1="{pad}" x2="{w - 10}" y1="{h - 30}" y2="{h - 30}" stroke="{C_GRID}"/>']
+    body = [
+        f'<line x1="{left}" x2="{w - right}" y1="{bottom}" y2="{bottom}" stroke="{C_GRID}"/>',
+        f'<text x="{left}" y="14" fill="{C_MUTED}" font-size="11">'
+        + (
+            "score (geometric mean of benchmark medians) — faster is higher"
+            if scored
+            else "verdict"
+        )
+        + "</text>",
+    ]
+    lo = hi = 0.0
     if scored:
         lo, hi = min(scored), max(scored)
-        span = (hi - lo) or hi * 0.2 or 1.0
-        lo, hi = max(0.0, lo - span * 0.15), hi + span * 0.15
-
-        def py(v: float) -> float:
-            return 20 + (h - 60) * (v - lo) / (hi - lo)  # faster is higher up
-
-        line = [
-            f"{px(i):.1f},{(h - 30) - py(s) + 20:.1f}"
-            for i, (_, v, s) in enumerate(points)
-            if v == "accepted" and s
-        ]
+        pad = (hi - lo) * 0.12 or hi * 0.1
+        lo, hi = max(0.0, lo - pad), hi + pad
         body.append(
-            f'<polyline points="{" ".join(line)}" fill="none" stroke="{C_RUN}" stroke-width="2"/>'
+            f'<text x="{left - 10}" y="{top + 4}" fill="{C_MUTED}" font-size="11" text-anchor="end">{_ms(lo)}</text>'
+            f'<text x="{left - 10}" y="{bottom - 26}" fill="{C_MUTED}" font-size="11" text-anchor="end">{_ms(hi)}</text>'
+            f'<text x="{left - 10}" y="{fail_y + 4}" fill="{C_FAIL}" font-size="11" text-anchor="end">failed</text>'
         )
+    fail_y = bottom - 8 if scored else bottom - 14
+    ok_y = top + (bottom - top) * 0.3
+
+    def y_of(v: str | None, s: float | None) -> float:
+        if v == "accepted" and s and scored:
+            return top + (bottom - 30 - top) * (s - lo) / (hi - lo)
+        return ok_y if v == "accepted" else fail_y
+
+    if not scored:
         body.append(
-            f'<text x="{pad}" y="12" fill="{C_MUTED}" font-size="11">score (geometric mean time; higher is faster)</text>'
+            f'<text x="{left - 10}" y="{ok_y + 4:.1f}" fill="{C_SOL}" font-size="11" text-anchor="end">accepted</text>'
+            f'<text x="{left - 10}" y="{fail_y + 4:.1f}" fill="{C_FAIL}" font-size="11" text-anchor="end">not accepted</text>'
+            f'<line x1="{left}" x2="{w - right}" y1="{ok_y:.1f}" y2="{ok_y:.1f}" stroke="{C_GRID}" stroke-dasharray="3 4"/>'
+            f'<line x1="{left}" x2="{w - right}" y1="{fail_y:.1f}" y2="{fail_y:.1f}" stroke="{C_GRID}" stroke-dasharray="3 4"/>'
+        )
+    line = [f"{px(i):.1f},{y_of(v, s):.1f}" for i, (_, v, s) in enumerate(points)]
+    if n > 1:
+        body.append(
+            f'<polyline points="{" ".join(line)}" fill="none" stroke="{C_RUN}" stroke-opacity="0.6" stroke-width="2"/>'
         )
     for i, (sid, v, s) in enumerate(points):
         ok = v == "accepted"
-        y = (
-            (h - 30) - (20 + (h - 60) * (s - lo) / (hi - lo)) + 20
-            if ok and s and scored
-            else h - 44
-        )
-        r = 7 if sid == current else 5
-        color = C_SOL if ok else C_FAIL
+        is_cur = sid == current
         label = _ms(s) if ok and s else (v or "").replace("_", " ")
         body.append(
-            f'<a href="/submissions/{sid}"><circle cx="{px(i):.1f}" cy="{y:.1f}" r="{r}" fill="{color}" '
-            f'stroke="{"#fff" if sid == current else "#0b1020"}" stroke-width="2"><title>#{sid}: {escape(label)}</title></circle></a>'
-            f'<text x="{px(i):.1f}" y="{h - 12}" fill="{C_MUTED}" font-size="11" text-anchor="middle">#{sid}</text>'
+            f'<a href="/submissions/{sid}"><circle cx="{px(i):.1f}" cy="{y_of(v, s):.1f}" r="{8 if is_cur else 5.5}" '
+            f'fill="{C_SOL if ok else C_FAIL}" stroke="{"#fff" if is_cur else "#0b1020"}" stroke-width="2">'
+            f"<title>#{sid}: {escape(label)}</title></circle></a>"
+            f'<text x="{px(i):.1f}" y="{h - 12}" fill="{C_TEXT if is_cur else C_MUTED}" font-size="11" '
+            f'text-anchor="middle">#{sid}</text>'
         )
     return _svg(w, h, body, "your submissions on this problem")
+
+
+def phases_chart(phases: dict[str, float]) -> Markup | None:
+    """Where the grading's wall time went (sandbox start, compile, tests, benchmark), stacked."""
+    items = [(k, v) for k, v in phases.items() if v and v > 0]
+    if not items:
+        return None
+    total = sum(v for _, v in items)
+    w, h, x = 460, 64, 0.0
+    palette = [C_RUN, C_BEST, C_SOL, "#fbbf24", "#60a5fa", "#f472b6"]
+    body = []
+    for i, (k, v) in enumerate(items):
+        bw = (w - 2) * v / total
+        color = palette[i % len(palette)]
+        body.append(
+            f'<rect x="{x:.1f}" y="4" width="{max(bw - 2, 1):.1f}" height="22" rx="4" fill="{color}">'
+            f"<title>{escape(k)}: {v:.2f} s</title></rect>"
+        )
+        if bw > 70:
+            body.append(
+                f'<text x="{x + 8:.1f}" y="19" fill="#0b1020" font-size="11" font-weight="700">{v:.1f} s</text>'
+            )
+        x += bw
+    lx = 0
+    for i, (k, v) in enumerate(items):
+        label = f"{k.replace('_', ' ')} {v:.2f} s"
+        body.append(
+            f'<rect x="{lx}" y="42" width="10" height="10" rx="2" fill="{palette[i % len(palette)]}"/>'
+            f'<text x="{lx + 15}" y="51" fill="{C_MUTED}" font-size="11">{escape(label)}</text>'
+        )
+        lx += 30 + 6 * len(label)
+    return _svg(w, h, body, f"grading took {total:.1f} s")

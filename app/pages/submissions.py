@@ -49,6 +49,7 @@ def submission_page(
         history_svg=charts.history_chart(
             [(h.id or 0, h.verdict, h.score_ms) for h in hist], sub.id
         ),
+        phases_svg=charts.phases_chart(result.get("phases") or {}),
         rank=rank,
         board_size=len(board),
         passed=sum(1 for c in result.get("cases", []) if c.get("passed")),

@@ -41,11 +41,15 @@ def test_relative_l2_catches_a_globally_imprecise_result() -> None:
     got = (e * (1 + 1e-3)).float()
     scale = torch.full_like(e, 100.0)  # a loose per-element scale passes it...
     assert compare("c", got, e, scale, Check(rtol=1e-3, atol=0.0))[0]
-    ok, msg, _ = compare("c", got, e, scale, Check(rtol=1e-3, atol=0.0, max_rel_l2=1e-4))  # ...the norm does not
+    ok, msg, _ = compare(
+        "c", got, e, scale, Check(rtol=1e-3, atol=0.0, max_rel_l2=1e-4)
+    )  # ...the norm does not
     assert not ok and "relative L2" in msg
 
 
 def test_infinite_expected_values_must_match() -> None:
     e = torch.tensor([float("inf"), 1.0], dtype=torch.float64)
-    assert compare("c", torch.tensor([float("inf"), 1.0]), e, e.abs(), Check(rtol=1e-6, atol=0.0))[0]
+    assert compare("c", torch.tensor([float("inf"), 1.0]), e, e.abs(), Check(rtol=1e-6, atol=0.0))[
+        0
+    ]
     assert not compare("c", torch.tensor([5.0, 1.0]), e, e.abs(), Check(rtol=1e-6, atol=0.0))[0]

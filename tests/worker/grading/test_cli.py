@@ -14,8 +14,13 @@ VA = ROOT / "problems" / "vector-add"
 
 
 def grade(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "worker.cli", "grade", *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "worker.cli", "grade", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
 
 
 def grade_json(*args: str) -> dict:
@@ -36,7 +41,9 @@ def test_accepted_triton_on_cpu_interpreter() -> None:
 
 
 def test_wrong_answer_names_the_case_without_leaking_inputs(tmp_path: Path) -> None:
-    d = grade_json("vector-add", str(VA / "solutions/rejected/wrong_answer_tail.py"), "--device", "cpu")
+    d = grade_json(
+        "vector-add", str(VA / "solutions/rejected/wrong_answer_tail.py"), "--device", "cpu"
+    )
     assert d["verdict"] == "wrong_answer"
     failed = [c for c in d["cases"] if not c["passed"]]
     assert failed and all(c["message"] for c in failed)
@@ -56,7 +63,9 @@ def test_compile_errors_are_verdicts_not_crashes(tmp_path: Path) -> None:
     d = grade_json("vector-add", str(bad_py), "--device", "cpu")
     assert d["verdict"] == "compile_error" and "line 1" in d["message"]
     bad_cu = tmp_path / "bad.cu"
-    bad_cu.write_text('extern "C" void solve(const float* a, const float* b, float* c, int n) { oops; }\n')
+    bad_cu.write_text(
+        'extern "C" void solve(const float* a, const float* b, float* c, int n) { oops; }\n'
+    )
     d = grade_json("vector-add", str(bad_cu), "--device", "cpu")
     assert d["verdict"] == "compile_error"
     assert "oops" in d["compile"]["log"] and "/sandbox" not in d["compile"]["log"]
@@ -79,7 +88,9 @@ def test_cannot_grade_exits_nonzero(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("extra", [[], ["--mode", "run"]])
 def test_human_output_shows_progress_and_table(extra: list[str]) -> None:
-    proc = grade("vector-add", str(VA / "solutions/rejected/wrong_answer_tail.py"), "--device", "cpu", *extra)
+    proc = grade(
+        "vector-add", str(VA / "solutions/rejected/wrong_answer_tail.py"), "--device", "cpu", *extra
+    )
     assert proc.returncode == 0
     assert "testing 1/" in proc.stderr and "compiling" in proc.stderr
     assert "Wrong Answer" in proc.stdout and "Test cases" in proc.stdout

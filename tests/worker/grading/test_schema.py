@@ -13,13 +13,24 @@ from worker.grading.verdicts import Verdict
 
 CORE = ["vector-add", "reduction", "softmax", "matmul", "flash-attention"]
 SIGNATURES = {
-    "vector-add": ("a, b, c, n", 'extern "C" void solve(const float* a, const float* b, float* c, int n)'),
+    "vector-add": (
+        "a, b, c, n",
+        'extern "C" void solve(const float* a, const float* b, float* c, int n)',
+    ),
     "reduction": ("x, out, n", 'extern "C" void solve(const float* x, float* out, int n)'),
-    "softmax": ("x, y, rows, cols", 'extern "C" void solve(const float* x, float* y, int rows, int cols)'),
-    "matmul": ("a, b, c, m, n, k",
-               'extern "C" void solve(const float* a, const float* b, float* c, int m, int n, int k)'),
-    "flash-attention": ("q, k, v, o, b, h, s, d", 'extern "C" void solve(const half* q, const half* k, '
-                        'const half* v, half* o, int b, int h, int s, int d)'),
+    "softmax": (
+        "x, y, rows, cols",
+        'extern "C" void solve(const float* x, float* y, int rows, int cols)',
+    ),
+    "matmul": (
+        "a, b, c, m, n, k",
+        'extern "C" void solve(const float* a, const float* b, float* c, int m, int n, int k)',
+    ),
+    "flash-attention": (
+        "q, k, v, o, b, h, s, d",
+        'extern "C" void solve(const half* q, const half* k, '
+        "const half* v, half* o, int b, int h, int s, int d)",
+    ),
 }
 
 
@@ -34,7 +45,10 @@ def test_core_problems_load_with_contract_signatures() -> None:
         assert p.cuda_signature() == cu
         verdicts = {s.expected for s in p.samples}
         assert Verdict.ACCEPTED in verdicts and Verdict.WRONG_ANSWER in verdicts
-        assert {s.language for s in p.samples if s.expected == Verdict.ACCEPTED} == {"triton", "cuda"}
+        assert {s.language for s in p.samples if s.expected == Verdict.ACCEPTED} == {
+            "triton",
+            "cuda",
+        }
         problems.load_reference(p)
 
 
@@ -57,13 +71,28 @@ def _edit(folder: Path, old: str, new: str) -> None:
     [
         ('difficulty = "easy"', 'difficulty = "trivial"', "difficulty", "expected one of"),
         ('difficulty = "easy"', "difficulty = 3", "difficulty", "expected a string"),
-        ('dtype = "float32", shape = ["n"] },', 'dtype = "float33", shape = ["n"] },', "signature.args[0].dtype", "float33"),
+        (
+            'dtype = "float32", shape = ["n"] },',
+            'dtype = "float33", shape = ["n"] },',
+            "signature.args[0].dtype",
+            "float33",
+        ),
         ('shape = ["n"] },', 'shape = ["m"] },', "signature.args[0].shape", "not int arguments"),
         ("\nrtol = 1e-6", '\nrtol = "tight"', "check.rtol", "expected an integer or a number"),
         ('title = "Vector Addition"', 'titel = "Vector Addition"', "title", "missing"),
         ('\nbytes = "12 * n"', '\nbytes = "12 * n; import os"', "roofline.bytes", "arithmetic"),
-        ("[[tests]]\nname = \"n = 1\"\nn = 1", "[[tests]]\nname = \"n = 1\"\nn = 0", "tests[0].n", "at least 1"),
-        ("[[tests]]\nname = \"n = 1\"\nn = 1", "[[tests]]\nname = \"n = 1\"\nsize = 1", "tests[0].n", "missing"),
+        (
+            '[[tests]]\nname = "n = 1"\nn = 1',
+            '[[tests]]\nname = "n = 1"\nn = 0',
+            "tests[0].n",
+            "at least 1",
+        ),
+        (
+            '[[tests]]\nname = "n = 1"\nn = 1',
+            '[[tests]]\nname = "n = 1"\nsize = 1',
+            "tests[0].n",
+            "missing",
+        ),
     ],
 )
 def test_broken_field_is_named(folder: Path, old: str, new: str, field: str, words: str) -> None:
@@ -92,7 +121,9 @@ def test_invalid_toml_and_missing_files(folder: Path) -> None:
 
 
 def test_rejected_sample_must_declare_its_verdict(folder: Path) -> None:
-    (folder / "solutions" / "rejected" / "mystery.py").write_text("def solve(a, b, c, n):\n    pass\n")
+    (folder / "solutions" / "rejected" / "mystery.py").write_text(
+        "def solve(a, b, c, n):\n    pass\n"
+    )
     with pytest.raises(ProblemError) as info:
         load_problem(folder)
     assert info.value.file.endswith("mystery.py") and info.value.field == "expect"
