@@ -197,6 +197,8 @@ def history_chart(
         + "</text>",
     ]
     lo = hi = 0.0
+    fail_y = bottom - 8 if scored else bottom - 14
+    ok_y = top + (bottom - top) * 0.3
     if scored:
         lo, hi = min(scored), max(scored)
         pad = (hi - lo) * 0.12 or hi * 0.1
@@ -206,8 +208,6 @@ def history_chart(
             f'<text x="{left - 10}" y="{bottom - 26}" fill="{C_MUTED}" font-size="11" text-anchor="end">{_ms(hi)}</text>'
             f'<text x="{left - 10}" y="{fail_y + 4}" fill="{C_FAIL}" font-size="11" text-anchor="end">failed</text>'
         )
-    fail_y = bottom - 8 if scored else bottom - 14
-    ok_y = top + (bottom - top) * 0.3
 
     def y_of(v: str | None, s: float | None) -> float:
         if v == "accepted" and s and scored:

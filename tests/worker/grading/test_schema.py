@@ -148,5 +148,5 @@ def test_reference_must_define_generate(folder: Path) -> None:
 
 
 def test_resolve_unknown_slug_lists_known() -> None:
-    with pytest.raises(ProblemError, match="no such problem.*vector-add"):
+    with pytest.raises(ProblemError, match=r"no such problem.*vector-add"):
         problems.resolve("vector-addd", problems.REPO_PROBLEMS)
