@@ -41,36 +41,62 @@ def env_info() -> dict[str, Any]:
     import triton
 
     nvcc = shutil.which("nvcc")
-    nvcc_v = subprocess.run([nvcc, "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1] if nvcc else None
-    smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
-                         capture_output=True, text=True).stdout.strip()
-    return {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "gpu": torch.cuda.get_device_name(),
-            "nvidia_smi": smi, "torch": torch.__version__, "triton": triton.__version__, "nvcc": nvcc_v,
-            "python": platform.python_version(), "sandbox": os.environ.get("KERNELDOJO_SANDBOX", "bwrap"),
-            "ceilings": {"copy_GBps": round(timing.ceiling("copy") / 1e9, 1),
-                         "tf32_TFLOPs": round(timing.ceiling("tf32") / 1e12, 1),
-                         "fp16_TFLOPs": round(timing.ceiling("fp16") / 1e12, 1)}}
+    nvcc_v = (
+        subprocess.run([nvcc, "--version"], capture_output=True, text=True)
+        .stdout.strip()
+        .splitlines()[-1]
+        if nvcc
+        else None
+    )
+    smi = subprocess.run(
+        ["nvidia-smi", "--query-gpu=name,driver_version,memory.total", "--format=csv,noheader"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    return {
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "gpu": torch.cuda.get_device_name(),
+        "nvidia_smi": smi,
+        "torch": torch.__version__,
+        "triton": triton.__version__,
+        "nvcc": nvcc_v,
+        "python": platform.python_version(),
+        "sandbox": os.environ.get("KERNELDOJO_SANDBOX", "bwrap"),
+        "ceilings": {
+            "copy_GBps": round(timing.ceiling("copy") / 1e9, 1),
+            "tf32_TFLOPs": round(timing.ceiling("tf32") / 1e12, 1),
+            "fp16_TFLOPs": round(timing.ceiling("fp16") / 1e12, 1),
+        },
+    }
 
 
 def table(rows: list[dict[str, Any]], cols: list[str]) -> str:
-    widths = {c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in cols}
+    widths = {
+        c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in cols
+    }
     line = "| " + " | ".join(c.ljust(widths[c]) for c in cols) + " |"
     sep = "|" + "|".join("-" * (widths[c] + 2) for c in cols) + "|"
-    body = ["| " + " | ".join(str(r.get(c, "")).ljust(widths[c]) for c in cols) + " |" for r in rows]
+    body = [
+        "| " + " | ".join(str(r.get(c, "")).ljust(widths[c]) for c in cols) + " |" for r in rows
+    ]
     return "\n".join([line, sep, *body])
 
 
 POOL: Any = None
 
 
-def grade_file(p: Any, path: Path, language: str, mode: str, pooled: bool = True) -> tuple[Any, float]:
+def grade_file(
+    p: Any, path: Path, language: str, mode: str, pooled: bool = True
+) -> tuple[Any, float]:
     global POOL
     if pooled and POOL is None:
         from worker.grading.runner_client import RunnerPool
 
         POOL = RunnerPool("cuda")
     t0 = time.monotonic()
-    res = grader.grade(p, path.read_text(), language, device="cuda", mode=mode, pool=POOL if pooled else None)
+    res = grader.grade(
+        p, path.read_text(), language, device="cuda", mode=mode, pool=POOL if pooled else None
+    )
     return res, time.monotonic() - t0
 
 
@@ -82,10 +108,21 @@ def phase_samples(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
             res, secs = grade_file(p, s.path, s.language, mode)
             ok = res.verdict == s.expected
             bad += not ok
-            rows.append({"problem": p.slug, "sample": f"{s.path.parent.name}/{s.path.name}", "expected": str(s.expected),
-                         "got": str(res.verdict), "ok": "yes" if ok else "NO", "s": f"{secs:.1f}",
-                         "note": "" if ok else res.message.replace("\n", " ")[:160]})
-            print(f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}) {secs:.1f}s", flush=True)
+            rows.append(
+                {
+                    "problem": p.slug,
+                    "sample": f"{s.path.parent.name}/{s.path.name}",
+                    "expected": str(s.expected),
+                    "got": str(res.verdict),
+                    "ok": "yes" if ok else "NO",
+                    "s": f"{secs:.1f}",
+                    "note": "" if ok else res.message.replace("\n", " ")[:160],
+                }
+            )
+            print(
+                f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}) {secs:.1f}s",
+                flush=True,
+            )
     return rows, bad
 
 
@@ -105,9 +142,16 @@ def bench_baseline(p: Any, case: Any) -> float | None:
     for i in range(timing.MAX_RUNS + 2):
         gen.manual_seed(1000 + i)
         inputs = problems.call_generate(ref, p, case.params, case.kind, gen, torch.device("cuda"))
-        outs = {a.name: torch.empty(p.shape(a, case.params), dtype=getattr(torch, a.dtype), device="cuda")
-                for a in p.outputs}
-        args = {a.name: (inputs.get(a.name, outs.get(a.name)) if a.is_tensor else case.params[a.name]) for a in p.args}
+        outs = {
+            a.name: torch.empty(
+                p.shape(a, case.params), dtype=getattr(torch, a.dtype), device="cuda"
+            )
+            for a in p.outputs
+        }
+        args = {
+            a.name: (inputs.get(a.name, outs.get(a.name)) if a.is_tensor else case.params[a.name])
+            for a in p.args
+        }
         flusher.flush()
         torch.cuda.synchronize()
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
@@ -137,26 +181,49 @@ def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], in
             for _ in range(repeat):
                 res, secs = grade_file(p, s.path, s.language, "submit")
                 runs.append(res)
-                print(f"{p.slug}/{s.path.name}: {res.verdict} {secs:.1f}s "
-                      + " ".join(f"{b.name}={b.median_ms:.4f}ms" for b in res.benchmark), flush=True)
+                print(
+                    f"{p.slug}/{s.path.name}: {res.verdict} {secs:.1f}s "
+                    + " ".join(f"{b.name}={b.median_ms:.4f}ms" for b in res.benchmark),
+                    flush=True,
+                )
             if any(r.verdict != Verdict.ACCEPTED for r in runs):
                 bad += 1
-                rows.append({"problem": p.slug, "sample": s.path.name, "case": "-", "verdict": str(runs[-1].verdict),
-                             "note": runs[-1].message[:160]})
+                rows.append(
+                    {
+                        "problem": p.slug,
+                        "sample": s.path.name,
+                        "case": "-",
+                        "verdict": str(runs[-1].verdict),
+                        "note": runs[-1].message[:160],
+                    }
+                )
                 continue
             for i, c in enumerate(p.benchmarks):
                 meds = [r.benchmark[i].median_ms for r in runs]
                 b = runs[0].benchmark[i]
                 diff = (max(meds) - min(meds)) / min(meds) * 100
-                rows.append({
-                    "problem": p.slug, "sample": s.path.name, "case": c.name, "verdict": "accepted",
-                    "median_ms": " / ".join(f"{m:.4f}" for m in meds), "diff_%": f"{diff:.2f}",
-                    "runs": b.runs, "rse_%": b.rse_pct, "GB/s": b.gbps, "TFLOP/s": b.tflops, "SOL_%": b.sol_pct,
-                    "torch_ms": f"{base[c.name]:.4f}" if base.get(c.name) else "-",
-                    "vs_torch": f"{base[c.name] / b.median_ms:.2f}x" if base.get(c.name) else "-",
-                    "wall_ms": b.wall_median_ms, "throttled": b.clocks.get("throttled"),
-                    "sm_mhz": (b.clocks.get("after") or {}).get("sm_mhz"),
-                })
+                rows.append(
+                    {
+                        "problem": p.slug,
+                        "sample": s.path.name,
+                        "case": c.name,
+                        "verdict": "accepted",
+                        "median_ms": " / ".join(f"{m:.4f}" for m in meds),
+                        "diff_%": f"{diff:.2f}",
+                        "runs": b.runs,
+                        "rse_%": b.rse_pct,
+                        "GB/s": b.gbps,
+                        "TFLOP/s": b.tflops,
+                        "SOL_%": b.sol_pct,
+                        "torch_ms": f"{base[c.name]:.4f}" if base.get(c.name) else "-",
+                        "vs_torch": f"{base[c.name] / b.median_ms:.2f}x"
+                        if base.get(c.name)
+                        else "-",
+                        "wall_ms": b.wall_median_ms,
+                        "throttled": b.clocks.get("throttled"),
+                        "sm_mhz": (b.clocks.get("after") or {}).get("sm_mhz"),
+                    }
+                )
     return rows, bad
 
 
@@ -171,7 +238,10 @@ def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
                 res, _ = grade_file(p, s.path, s.language, "submit", pooled=False)
                 if res.verdict != Verdict.ACCEPTED:
                     bad += 1
-                    print(f"{p.slug}/{s.path.name} sandbox={m}: {res.verdict} {res.message[:200]}", flush=True)
+                    print(
+                        f"{p.slug}/{s.path.name} sandbox={m}: {res.verdict} {res.message[:200]}",
+                        flush=True,
+                    )
                     break
                 meds[m].append([b.median_ms for b in res.benchmark])
             os.environ["KERNELDOJO_SANDBOX"] = "bwrap"
@@ -180,8 +250,16 @@ def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
             for i, c in enumerate(p.benchmarks):
                 on = statistics.median(x[i] for x in meds["bwrap"])
                 off = statistics.median(x[i] for x in meds["off"])
-                rows.append({"problem": p.slug, "sample": s.path.name, "case": c.name, "sandbox_ms": f"{on:.4f}",
-                             "no_sandbox_ms": f"{off:.4f}", "diff_%": f"{(on - off) / off * 100:+.2f}"})
+                rows.append(
+                    {
+                        "problem": p.slug,
+                        "sample": s.path.name,
+                        "case": c.name,
+                        "sandbox_ms": f"{on:.4f}",
+                        "no_sandbox_ms": f"{off:.4f}",
+                        "diff_%": f"{(on - off) / off * 100:+.2f}",
+                    }
+                )
             print(f"{p.slug}/{s.path.name}: sandbox compared", flush=True)
     return rows, bad
 
@@ -197,10 +275,16 @@ def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--phase", action="append", choices=["samples", "bench", "sandbox", "adversarial"])
+    ap = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    ap.add_argument(
+        "--phase", action="append", choices=["samples", "bench", "sandbox", "adversarial"]
+    )
     ap.add_argument("--problem", action="append", help="only these problem slugs")
-    ap.add_argument("--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)")
+    ap.add_argument(
+        "--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)"
+    )
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "gpu-check")
     ns = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
@@ -213,12 +297,35 @@ def main() -> None:
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"env": info}
-    md = [f"# GPU check: {info['gpu']}, {info['date']}", "", "```", json.dumps(info, indent=1), "```", ""]
+    md = [
+        f"# GPU check: {info['gpu']}, {info['date']}",
+        "",
+        "```",
+        json.dumps(info, indent=1),
+        "```",
+        "",
+    ]
     total_bad = len(report.errors)
     cols = {
         "samples": ["problem", "sample", "expected", "got", "ok", "s", "note"],
-        "bench": ["problem", "sample", "case", "verdict", "median_ms", "diff_%", "runs", "rse_%", "GB/s", "TFLOP/s",
-                  "SOL_%", "torch_ms", "vs_torch", "wall_ms", "throttled", "sm_mhz"],
+        "bench": [
+            "problem",
+            "sample",
+            "case",
+            "verdict",
+            "median_ms",
+            "diff_%",
+            "runs",
+            "rse_%",
+            "GB/s",
+            "TFLOP/s",
+            "SOL_%",
+            "torch_ms",
+            "vs_torch",
+            "wall_ms",
+            "throttled",
+            "sm_mhz",
+        ],
         "sandbox": ["problem", "sample", "case", "sandbox_ms", "no_sandbox_ms", "diff_%"],
         "adversarial": ["submission", "class", "language", "expected", "got", "ok", "note"],
     }

@@ -17,7 +17,9 @@ from worker.grading.results import GradeResult
 from worker.grading.schema import LANGUAGES, ProblemError
 from worker.grading.verdicts import Verdict
 
-app = typer.Typer(help="KernelDojo: a judge for GPU kernels.", no_args_is_help=True, add_completion=False)
+app = typer.Typer(
+    help="KernelDojo: a judge for GPU kernels.", no_args_is_help=True, add_completion=False
+)
 problems_app = typer.Typer(help="Problem folders: list and check.", no_args_is_help=True)
 app.add_typer(problems_app, name="problems")
 err = Console(stderr=True)
@@ -38,12 +40,15 @@ def _progress_printer(enabled: bool) -> Any:
             err.print(f"{t} {stage} {event['index']}/{event['total']}: {event['name']}")
         elif stage != "done":
             err.print(f"{t} {stage}")
+
     return show
 
 
 def render(result: GradeResult) -> None:
     color = _COLORS.get(result.verdict, "red")
-    out.print(f"[bold {color}]{result.verdict.label}[/]  {result.problem} ({result.language}) on {result.device}")
+    out.print(
+        f"[bold {color}]{result.verdict.label}[/]  {result.problem} ({result.language}) on {result.device}"
+    )
     if result.message:
         out.print(result.message)
     if result.compile and result.compile.log.strip():
@@ -56,16 +61,28 @@ def render(result: GradeResult) -> None:
         t.add_column("max error", justify="right")
         t.add_column("details")
         for c in result.cases:
-            t.add_row(c.name, "[green]pass[/]" if c.passed else "[red]fail[/]",
-                      "" if c.max_abs_error is None else f"{c.max_abs_error:.3g}", c.message)
+            t.add_row(
+                c.name,
+                "[green]pass[/]" if c.passed else "[red]fail[/]",
+                "" if c.max_abs_error is None else f"{c.max_abs_error:.3g}",
+                c.message,
+            )
         out.print(t)
     if result.benchmark:
         t = Table(title="Benchmark")
         for col in ("case", "median ms", "runs", "±rse %", "GB/s", "TFLOP/s", "% SOL", "bound"):
             t.add_column(col, justify="right" if col != "case" else "left")
         for b in result.benchmark:
-            t.add_row(b.name, f"{b.median_ms:.4f}", str(b.runs), f"{b.rse_pct:.2f}", f"{b.gbps:.0f}",
-                      f"{b.tflops:.1f}", f"{b.sol_pct:.1f}", b.bound)
+            t.add_row(
+                b.name,
+                f"{b.median_ms:.4f}",
+                str(b.runs),
+                f"{b.rse_pct:.2f}",
+                f"{b.gbps:.0f}",
+                f"{b.tflops:.1f}",
+                f"{b.sol_pct:.1f}",
+                b.bound,
+            )
         out.print(t)
         out.print(f"score (geometric mean): {result.score_ms:.4f} ms")
 
@@ -73,10 +90,17 @@ def render(result: GradeResult) -> None:
 @app.command()
 def grade(
     problem: Annotated[str, typer.Argument(help="Problem slug, or path to a problem folder")],
-    source: Annotated[Path, typer.Argument(help="Submission: .py (Triton) or .cu (CUDA)", exists=True, dir_okay=False)],
-    language: Annotated[str | None, typer.Option(help="triton or cuda (default: from the extension)")] = None,
+    source: Annotated[
+        Path,
+        typer.Argument(help="Submission: .py (Triton) or .cu (CUDA)", exists=True, dir_okay=False),
+    ],
+    language: Annotated[
+        str | None, typer.Option(help="triton or cuda (default: from the extension)")
+    ] = None,
     device: Annotated[str, typer.Option(help="auto, cuda or cpu")] = "auto",
-    mode: Annotated[str, typer.Option(help="submit (tests + benchmark) or run (tests only)")] = "submit",
+    mode: Annotated[
+        str, typer.Option(help="submit (tests + benchmark) or run (tests only)")
+    ] = "submit",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
 ) -> None:
     """Grade one submission and print the verdict."""
@@ -84,13 +108,25 @@ def grade(
 
     logging.basicConfig(level=logging.WARNING)
     lang = language or LANGUAGES.get(source.suffix)
-    if lang not in ("triton", "cuda") or device not in ("auto", "cuda", "cpu") or mode not in ("submit", "run"):
-        err.print(f"[red]cannot grade:[/] language must be triton or cuda (got {lang!r}), device auto|cuda|cpu, mode submit|run")
+    if (
+        lang not in ("triton", "cuda")
+        or device not in ("auto", "cuda", "cpu")
+        or mode not in ("submit", "run")
+    ):
+        err.print(
+            f"[red]cannot grade:[/] language must be triton or cuda (got {lang!r}), device auto|cuda|cpu, mode submit|run"
+        )
         raise typer.Exit(2)
     try:
         prob = problems.resolve(problem)
-        result = grader.grade(prob, source.read_text(encoding="utf-8", errors="replace"), lang, device=device,
-                              mode=mode, on_progress=_progress_printer(not as_json))
+        result = grader.grade(
+            prob,
+            source.read_text(encoding="utf-8", errors="replace"),
+            lang,
+            device=device,
+            mode=mode,
+            on_progress=_progress_printer(not as_json),
+        )
     except (ProblemError, RuntimeError, OSError) as e:
         err.print(f"[red]cannot grade:[/] {e}")
         raise typer.Exit(2) from e
@@ -110,7 +146,14 @@ def list_problems() -> None:
     for col in ("slug", "title", "difficulty", "tests", "benchmarks", "samples"):
         t.add_column(col)
     for p in report.problems:
-        t.add_row(p.slug, p.title, p.difficulty, str(len(p.tests)), str(len(p.benchmarks)), str(len(p.samples)))
+        t.add_row(
+            p.slug,
+            p.title,
+            p.difficulty,
+            str(len(p.tests)),
+            str(len(p.benchmarks)),
+            str(len(p.samples)),
+        )
     out.print(t)
     for e in report.errors:
         err.print(f"[red]invalid:[/] {e}")
@@ -150,7 +193,14 @@ def check(
             continue
         for s in p.samples:
             t0 = time.monotonic()
-            res = grader.grade(p, s.path.read_text(encoding="utf-8"), s.language, device=device, mode=mode, pool=pool)
+            res = grader.grade(
+                p,
+                s.path.read_text(encoding="utf-8"),
+                s.language,
+                device=device,
+                mode=mode,
+                pool=pool,
+            )
             dt = time.monotonic() - t0
             expected = s.expected
             if res.verdict == Verdict.NOT_RUN and s.language == "cuda":
@@ -161,13 +211,33 @@ def check(
             bad += not ok
             detail = "" if ok else (res.message or "")[:200]
             if as_json:
-                sys.stdout.write(json.dumps({"problem": p.slug, "sample": s.path.name, "expected": str(expected),
-                                             "result": res.to_dict(), "ok": ok, "seconds": round(dt, 2)}) + "\n")
+                sys.stdout.write(
+                    json.dumps(
+                        {
+                            "problem": p.slug,
+                            "sample": s.path.name,
+                            "expected": str(expected),
+                            "result": res.to_dict(),
+                            "ok": ok,
+                            "seconds": round(dt, 2),
+                        }
+                    )
+                    + "\n"
+                )
                 sys.stdout.flush()
-            t.add_row(p.slug, f"{s.path.parent.name}/{s.path.name}", str(expected), str(res.verdict),
-                      "[green]yes[/]" if ok else "[red]NO[/]", f"{dt:.1f}", detail)
+            t.add_row(
+                p.slug,
+                f"{s.path.parent.name}/{s.path.name}",
+                str(expected),
+                str(res.verdict),
+                "[green]yes[/]" if ok else "[red]NO[/]",
+                f"{dt:.1f}",
+                detail,
+            )
             if not as_json:
-                err.print(f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}, {dt:.1f}s)")
+                err.print(
+                    f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}, {dt:.1f}s)"
+                )
     pool.close()
     (err if as_json else out).print(t)
     if bad:

@@ -41,7 +41,11 @@ def libcuda() -> Any:
         lib.cuMemAlloc_v2.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_size_t]
         lib.cuMemFree_v2.argtypes = [ctypes.c_uint64]
         lib.cuIpcGetMemHandle.argtypes = [ctypes.POINTER(_IpcHandle), ctypes.c_uint64]
-        lib.cuIpcOpenMemHandle_v2.argtypes = [ctypes.POINTER(ctypes.c_uint64), _IpcHandle, ctypes.c_uint]
+        lib.cuIpcOpenMemHandle_v2.argtypes = [
+            ctypes.POINTER(ctypes.c_uint64),
+            _IpcHandle,
+            ctypes.c_uint,
+        ]
         lib.cuIpcCloseMemHandle.argtypes = [ctypes.c_uint64]
         _libcuda = lib
     return _libcuda
@@ -57,7 +61,11 @@ class _CudaArray:
 
     def __init__(self, ptr: int, shape: tuple[int, ...], dtype: str) -> None:
         self.__cuda_array_interface__ = {
-            "shape": shape, "typestr": _TYPESTR[dtype], "data": (ptr, False), "version": 3, "strides": None,
+            "shape": shape,
+            "typestr": _TYPESTR[dtype],
+            "data": (ptr, False),
+            "version": 3,
+            "strides": None,
         }
 
 
@@ -89,7 +97,9 @@ class SharedBuffer:
             self._ptr = 0
 
 
-def create(shape: tuple[int, ...], dtype: str, device: str, folder: Path, name: str) -> SharedBuffer:
+def create(
+    shape: tuple[int, ...], dtype: str, device: str, folder: Path, name: str
+) -> SharedBuffer:
     import torch
 
     nbytes = _nbytes(shape, dtype)
@@ -99,8 +109,12 @@ def create(shape: tuple[int, ...], dtype: str, device: str, folder: Path, name: 
             f.truncate(nbytes)
         path.chmod(0o666)
         numel = math.prod(shape)
-        t = torch.from_file(str(path), shared=True, size=numel, dtype=_torch_dtype(dtype)).view(shape)
-        return SharedBuffer(t, {"kind": "file", "path": path.name, "shape": list(shape), "dtype": dtype})
+        t = torch.from_file(str(path), shared=True, size=numel, dtype=_torch_dtype(dtype)).view(
+            shape
+        )
+        return SharedBuffer(
+            t, {"kind": "file", "path": path.name, "shape": list(shape), "dtype": dtype}
+        )
     lib = libcuda()
     ptr = ctypes.c_uint64()
     _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), "cuMemAlloc")
@@ -127,8 +141,9 @@ def open_descriptor(desc: dict[str, Any], folder: Path) -> tuple[Any, int]:
     shape = tuple(desc["shape"])
     if desc["kind"] == "file":
         numel = math.prod(shape)
-        t = torch.from_file(str(folder / desc["path"]), shared=True, size=numel,
-                            dtype=_torch_dtype(desc["dtype"]))
+        t = torch.from_file(
+            str(folder / desc["path"]), shared=True, size=numel, dtype=_torch_dtype(desc["dtype"])
+        )
         return t.view(shape), 0
     lib = libcuda()
     ptr = ctypes.c_uint64()

@@ -28,9 +28,16 @@ extern "C" const char* kerneldojo_error_string(int e) { return cudaGetErrorStrin
 
 # Undefined symbols a kernel submission has no business importing.
 _FORBIDDEN = [
-    (re.compile(r"^(cublas|cublasLt|cudnn|cufft|cusparse|cusolver|curand|nccl)"), "a CUDA math library"),
-    (re.compile(r"^(dlopen|dlsym|dlmopen|fork|vfork|execv|execve|execl|system|popen|ptrace|clone)$"),
-     "a process or dynamic-loading call"),
+    (
+        re.compile(r"^(cublas|cublasLt|cudnn|cufft|cusparse|cusolver|curand|nccl)"),
+        "a CUDA math library",
+    ),
+    (
+        re.compile(
+            r"^(dlopen|dlsym|dlmopen|fork|vfork|execv|execve|execl|system|popen|ptrace|clone)$"
+        ),
+        "a process or dynamic-loading call",
+    ),
 ]
 _THRUST = re.compile(r"thrust")
 
@@ -46,10 +53,13 @@ def arch_flags() -> list[str]:
 
 def nvcc_path() -> str | None:
     return shutil.which("nvcc") or (
-        "/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else None)
+        "/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else None
+    )
 
 
-def compile_cuda(source_path: Path, workdir: Path, timeout_s: float) -> tuple[CompileResult, Path | None, str | None]:
+def compile_cuda(
+    source_path: Path, workdir: Path, timeout_s: float
+) -> tuple[CompileResult, Path | None, str | None]:
     """(result, library path, rule violation) for the .cu file at source_path inside workdir."""
     nvcc = nvcc_path()
     if nvcc is None:
@@ -62,11 +72,20 @@ def compile_cuda(source_path: Path, workdir: Path, timeout_s: float) -> tuple[Co
     # static CUDA runtime (which uses dlopen itself) is linked in.
     steps = [
         [*common, "-c", "-o", f"{sw}/solution.o", f"{sw}/{source_path.name}"],
-        [*common, "-shared", "-o", f"{sw}/solution.so", f"{sw}/solution.o", f"{sw}/kerneldojo_shim.cu"],
+        [
+            *common,
+            "-shared",
+            "-o",
+            f"{sw}/solution.so",
+            f"{sw}/solution.o",
+            f"{sw}/kerneldojo_shim.cu",
+        ],
     ]
     t0 = time.monotonic()
-    policy = sandbox.Policy(workdir=workdir, limits=sandbox.Limits(cpu_s=int(timeout_s) + 5, file_mb=256,
-                                                                    address_space_mb=8192))
+    policy = sandbox.Policy(
+        workdir=workdir,
+        limits=sandbox.Limits(cpu_s=int(timeout_s) + 5, file_mb=256, address_space_mb=8192),
+    )
     logs = []
     for i, argv in enumerate(steps):
         left = timeout_s - (time.monotonic() - t0)
@@ -74,10 +93,21 @@ def compile_cuda(source_path: Path, workdir: Path, timeout_s: float) -> tuple[Co
         logs.append(_clean_log(output, sw))
         log = "".join(logs)
         if timed_out:
-            return CompileResult(False, f"compilation took longer than {timeout_s:.0f} s\n{log}",
-                                 time.monotonic() - t0), None, None
+            return (
+                CompileResult(
+                    False,
+                    f"compilation took longer than {timeout_s:.0f} s\n{log}",
+                    time.monotonic() - t0,
+                ),
+                None,
+                None,
+            )
         if code != 0:
-            return CompileResult(False, log or f"nvcc exited with {code}", time.monotonic() - t0), None, None
+            return (
+                CompileResult(False, log or f"nvcc exited with {code}", time.monotonic() - t0),
+                None,
+                None,
+            )
         if i == 0:
             violation = forbidden_symbols(workdir / "solution.o")
     seconds = time.monotonic() - t0
@@ -95,13 +125,17 @@ def forbidden_symbols(lib: Path) -> str | None:
     nm = shutil.which("nm")
     if nm is None:
         return None
-    undefined = subprocess.run([nm, "--undefined-only", str(lib)], capture_output=True, text=True).stdout
+    undefined = subprocess.run(
+        [nm, "--undefined-only", str(lib)], capture_output=True, text=True
+    ).stdout
     for line in undefined.splitlines():
         sym = line.split()[-1].split("@")[0] if line.split() else ""
         for pattern, what in _FORBIDDEN:
             if pattern.search(sym):
                 return f"the library calls {sym} ({what}); solve must compute with your own kernels"
-    defined = subprocess.run([nm, "-C", "--defined-only", str(lib)], capture_output=True, text=True).stdout
+    defined = subprocess.run(
+        [nm, "-C", "--defined-only", str(lib)], capture_output=True, text=True
+    ).stdout
     if _THRUST.search(defined):
         return "the library uses thrust; solve must compute with your own kernels"
     return None

@@ -16,8 +16,13 @@ def gpu_name() -> str | None:
     if not smi:
         return None
     try:
-        out = subprocess.run([smi, "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                             text=True, timeout=20, check=True).stdout
+        out = subprocess.run(
+            [smi, "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout
     except (subprocess.SubprocessError, OSError):
         return None
     names = [line.strip() for line in out.splitlines() if line.strip()]
@@ -32,7 +37,9 @@ def gpu_kind() -> str:
     name = gpu_name()
     if not name:
         return "cpu"
-    m = re.search(r"\b([A-Z]{1,2}\d{2,4}[A-Z]?)\b", name.replace("NVIDIA", "").replace("GeForce", ""))
+    m = re.search(
+        r"\b([A-Z]{1,2}\d{2,4}[A-Z]?)\b", name.replace("NVIDIA", "").replace("GeForce", "")
+    )
     return (m.group(1) if m else re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")).lower()
 
 
@@ -42,8 +49,13 @@ def compute_capability() -> tuple[int, int] | None:
     if not smi:
         return None
     try:
-        out = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"], capture_output=True,
-                             text=True, timeout=20, check=True).stdout.split()
+        out = subprocess.run(
+            [smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout.split()
         major, minor = out[0].split(".")
         return int(major), int(minor)
     except (subprocess.SubprocessError, OSError, ValueError, IndexError):
@@ -55,14 +67,27 @@ def clocks() -> dict[str, object]:
     smi = shutil.which("nvidia-smi")
     if not smi:
         return {}
-    fields = ["clocks.sm", "clocks.mem", "temperature.gpu", "power.draw", "clocks_event_reasons.active"]
+    fields = [
+        "clocks.sm",
+        "clocks.mem",
+        "temperature.gpu",
+        "power.draw",
+        "clocks_event_reasons.active",
+    ]
     try:
-        out = subprocess.run([smi, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"],
-                             capture_output=True, text=True, timeout=20, check=True).stdout.splitlines()[0]
+        out = subprocess.run(
+            [smi, f"--query-gpu={','.join(fields)}", "--format=csv,noheader,nounits"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout.splitlines()[0]
     except (subprocess.SubprocessError, OSError, IndexError):
         return {}
     vals = [v.strip() for v in out.split(",")]
-    res: dict[str, object] = dict(zip(["sm_mhz", "mem_mhz", "temp_c", "power_w", "reasons"], vals, strict=False))
+    res: dict[str, object] = dict(
+        zip(["sm_mhz", "mem_mhz", "temp_c", "power_w", "reasons"], vals, strict=False)
+    )
     try:
         reasons = int(str(res.get("reasons", "0")), 16)
     except ValueError:

@@ -39,8 +39,14 @@ def _parse(expr: str) -> ast.Expression:
     for node in ast.walk(tree):
         if not isinstance(
             node,
-            ast.Expression | ast.BinOp | ast.UnaryOp | ast.Constant | ast.Name | ast.Load
-            | ast.operator | ast.unaryop,
+            ast.Expression
+            | ast.BinOp
+            | ast.UnaryOp
+            | ast.Constant
+            | ast.Name
+            | ast.Load
+            | ast.operator
+            | ast.unaryop,
         ):
             raise ExprError(f"only numbers, names and + - * / // % ** are allowed: {expr!r}")
         if isinstance(node, ast.Constant) and not isinstance(node.value, int | float):
@@ -50,7 +56,8 @@ def _parse(expr: str) -> ast.Expression:
 
 def _eval(node: ast.expr, env: Mapping[str, int | float]) -> int | float:
     if isinstance(node, ast.Constant):
-        return node.value  # type: ignore[no-any-return]
+        assert isinstance(node.value, int | float)
+        return node.value
     if isinstance(node, ast.Name):
         if node.id not in env:
             raise ExprError(f"unknown name {node.id!r}")
@@ -62,5 +69,5 @@ def _eval(node: ast.expr, env: Mapping[str, int | float]) -> int | float:
         op = _BINOPS.get(type(node.op))
         if op is None:
             raise ExprError("unsupported operator")
-        return op(_eval(node.left, env), _eval(node.right, env))  # type: ignore[no-any-return]
+        return op(_eval(node.left, env), _eval(node.right, env))
     raise ExprError("unsupported expression")

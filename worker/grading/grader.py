@@ -62,8 +62,16 @@ def resolve_device(requested: str) -> str:
     return "cpu"
 
 
-def grade(problem: Problem, source: str, language: str, *, device: str = "auto", mode: str = "submit",
-          on_progress: Progress | None = None, pool: RunnerPool | None = None) -> GradeResult:
+def grade(
+    problem: Problem,
+    source: str,
+    language: str,
+    *,
+    device: str = "auto",
+    mode: str = "submit",
+    on_progress: Progress | None = None,
+    pool: RunnerPool | None = None,
+) -> GradeResult:
     """Grade ``source`` (Triton .py or CUDA .cu text). Never raises for a bad submission.
 
     With a ``pool`` (of the same device), the runner comes pre-started from it."""
@@ -71,7 +79,9 @@ def grade(problem: Problem, source: str, language: str, *, device: str = "auto",
     runner = pool.acquire() if pool is not None and pool.device == dev else None
     with tempfile.TemporaryDirectory(prefix="kerneldojo-") as tmp:
         workdir = runner.workdir if runner is not None else Path(tmp)
-        session = _Session(problem, source, language, dev, mode, on_progress or (lambda e: None), workdir)
+        session = _Session(
+            problem, source, language, dev, mode, on_progress or (lambda e: None), workdir
+        )
         session.runner = runner
         try:
             return session.run()
@@ -85,16 +95,25 @@ def grade(problem: Problem, source: str, language: str, *, device: str = "auto",
 
 
 class _Session:
-    def __init__(self, problem: Problem, source: str, language: str, dev: str, mode: str,
-                 progress: Progress, workdir: Path) -> None:
+    def __init__(
+        self,
+        problem: Problem,
+        source: str,
+        language: str,
+        dev: str,
+        mode: str,
+        progress: Progress,
+        workdir: Path,
+    ) -> None:
         self.problem, self.source, self.language = problem, source, language
         self.dev, self.mode, self.progress, self.workdir = dev, mode, progress, workdir
         workdir.chmod(0o777)
         name = device.gpu_name() if dev == "cuda" else "cpu-interpreter"
-        self.result = GradeResult(verdict=Verdict.ACCEPTED, problem=problem.slug, language=language,
-                                  device=name or "cuda")
+        self.result = GradeResult(
+            verdict=Verdict.ACCEPTED, problem=problem.slug, language=language, device=name or "cuda"
+        )
         self.runner: RunnerClient | None = None
-        self.ref = None
+        self.ref: Any = None
         self.overhead_ms = 0.0
         self.deadline = time.monotonic() + problem.limits.total_s
         self.first_call = True
@@ -120,15 +139,21 @@ class _Session:
         return self.result
 
     def _phase(self, name: str, t0: float) -> None:
-        self.result.phases[name] = round(self.result.phases.get(name, 0.0) + time.monotonic() - t0, 4)
+        self.result.phases[name] = round(
+            self.result.phases.get(name, 0.0) + time.monotonic() - t0, 4
+        )
 
     def _validate_source(self) -> None:
         if self.language not in ("triton", "cuda"):
-            raise Stop(Verdict.COMPILE_ERROR, f"unknown language {self.language!r}: use triton or cuda")
+            raise Stop(
+                Verdict.COMPILE_ERROR, f"unknown language {self.language!r}: use triton or cuda"
+            )
         if not self.source.strip():
             raise Stop(Verdict.COMPILE_ERROR, "the submission is empty")
         if len(self.source.encode()) > MAX_SOURCE_BYTES:
-            raise Stop(Verdict.COMPILE_ERROR, f"the submission is larger than {MAX_SOURCE_BYTES >> 10} KiB")
+            raise Stop(
+                Verdict.COMPILE_ERROR, f"the submission is larger than {MAX_SOURCE_BYTES >> 10} KiB"
+            )
 
     def _compile(self) -> str:
         self.progress({"stage": "compiling"})
@@ -139,12 +164,16 @@ class _Session:
             try:  # a syntax error is reported before any process starts
                 compile(self.source, "solution.py", "exec")
             except SyntaxError as e:
-                raise Stop(Verdict.COMPILE_ERROR, f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}") from e
+                raise Stop(
+                    Verdict.COMPILE_ERROR, f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
+                ) from e
             self.result.compile = CompileResult(True, "", 0.0)
             return "solution.py"
         path = self.workdir / "solution.cu"
         path.write_text(self.source)
-        res, lib, violation = compilers.compile_cuda(path, self.workdir, self.problem.limits.compile_s)
+        res, lib, violation = compilers.compile_cuda(
+            path, self.workdir, self.problem.limits.compile_s
+        )
         self.result.compile = res
         self._phase("compile", t0)
         if not res.ok:
@@ -157,8 +186,11 @@ class _Session:
     def _start_runner(self) -> None:
         t0 = time.monotonic()
         if self.runner is None:
-            limits = default_limits(self.dev, self.problem.limits.host_memory_mb,
-                                    int(self.problem.limits.total_s * 2) + 60)
+            limits = default_limits(
+                self.dev,
+                self.problem.limits.host_memory_mb,
+                int(self.problem.limits.total_s * 2) + 60,
+            )
             self.runner = RunnerClient(self.workdir, self.dev, limits, runner_env(self.dev))
         msg = self._recv(RUNNER_START_S, "starting")
         if msg.get("op") != "ready":
@@ -175,8 +207,15 @@ class _Session:
     def _load(self, lib: str) -> None:
         t0 = time.monotonic()
         argtypes = ["ptr" if a.is_tensor else "int" for a in self.problem.args]
-        msg = self._request(self.problem.limits.compile_s, "loading", op="load", language=self.language,
-                            path=lib, argtypes=argtypes, forbid_library=self.problem.forbid_library_compute)
+        msg = self._request(
+            self.problem.limits.compile_s,
+            "loading",
+            op="load",
+            language=self.language,
+            path=lib,
+            argtypes=argtypes,
+            forbid_library=self.problem.forbid_library_compute,
+        )
         self._phase("load", t0)
         self._raise_if_error(msg)
 
@@ -193,7 +232,9 @@ class _Session:
         ref = self._reference_module()
         gen = torch.Generator(device=self.dev)
         gen.manual_seed(secrets.randbits(62))
-        inputs = problems.call_generate(ref, self.problem, case.params, case.kind, gen, torch.device(self.dev))
+        inputs = problems.call_generate(
+            ref, self.problem, case.params, case.kind, gen, torch.device(self.dev)
+        )
         expected = ref.reference({k: v.clone() for k, v in inputs.items()}, dict(case.params))
         scale_fn = getattr(ref, "error_scale", None)
         scales = scale_fn(inputs, dict(case.params), expected) if scale_fn else {}
@@ -203,15 +244,26 @@ class _Session:
         bufs = {}
         for a in self.problem.args:
             if a.is_tensor:
-                bufs[a.name] = buffers.create(self.problem.shape(a, case.params), a.dtype, self.dev,
-                                              self.workdir, f"{key}_{a.name}")
-        args = [{"kind": "int", "value": case.params[a.name]} if not a.is_tensor
-                else {"kind": "tensor", "desc": bufs[a.name].descriptor()} for a in self.problem.args]
+                bufs[a.name] = buffers.create(
+                    self.problem.shape(a, case.params),
+                    a.dtype,
+                    self.dev,
+                    self.workdir,
+                    f"{key}_{a.name}",
+                )
+        args = [
+            {"kind": "int", "value": case.params[a.name]}
+            if not a.is_tensor
+            else {"kind": "tensor", "desc": bufs[a.name].descriptor()}
+            for a in self.problem.args
+        ]
         msg = self._request(30.0, "binding", op="bind", case=key, args=args)
         self._raise_if_error(msg)
         return bufs
 
-    def _release(self, key: str, bufs: dict[str, buffers.SharedBuffer], unbind: bool = True) -> None:
+    def _release(
+        self, key: str, bufs: dict[str, buffers.SharedBuffer], unbind: bool = True
+    ) -> None:
         """The runner unmaps a case's buffers before the referee frees them.
 
         After a failure the runner is about to be killed, so it is not asked (it may hang)."""
@@ -232,15 +284,20 @@ class _Session:
                 t = bufs[a.name].tensor
                 t.fill_(float("nan") if t.is_floating_point() else -(2**31) + 7)
 
-    def _check(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any],
-               scales: dict[str, Any]) -> tuple[bool, str, float]:
+    def _check(
+        self,
+        bufs: dict[str, buffers.SharedBuffer],
+        expected: dict[str, Any],
+        scales: dict[str, Any],
+    ) -> tuple[bool, str, float]:
         worst = 0.0
         for a in self.problem.outputs:
             got = bufs[a.name].tensor
             exp = expected[a.name]
             scale = scales.get(a.name, exp)
-            ok, message, err = checker.compare(a.name, got, exp, scale if a.name in scales else exp.abs(),
-                                               self.problem.check)
+            ok, message, err = checker.compare(
+                a.name, got, exp, scale if a.name in scales else exp.abs(), self.problem.check
+            )
             worst = max(worst, err)
             if not ok:
                 return False, message, err
@@ -251,8 +308,13 @@ class _Session:
         jit = self.first_call and self.dev == "cuda" and self.language == "triton"
         limit = self.problem.limits.call_s + (self.problem.limits.compile_s if jit else 0.0)
         self.first_call = False
-        msg = self._request(min(limit, max(1.0, self.deadline - time.monotonic())), "running",
-                            op="call", case=key, timed=timed)
+        msg = self._request(
+            min(limit, max(1.0, self.deadline - time.monotonic())),
+            "running",
+            op="call",
+            case=key,
+            timed=timed,
+        )
         self._raise_if_error(msg)
         if msg.get("op") != "done":
             raise Stop(Verdict.INTERNAL_ERROR, "unexpected answer from the runner")
@@ -282,7 +344,10 @@ class _Session:
         self._phase("tests", t0)
         if failed:
             first = next(c for c in self.result.cases if not c.passed)
-            raise Stop(Verdict.WRONG_ANSWER, f"{len(failed)} of {len(cases)} cases failed; first: {first.name}: {first.message}")
+            raise Stop(
+                Verdict.WRONG_ANSWER,
+                f"{len(failed)} of {len(cases)} cases failed; first: {first.name}: {first.message}",
+            )
 
     def _sync(self) -> None:
         if self.dev == "cuda":
@@ -297,7 +362,9 @@ class _Session:
         flusher = timing.L2Flusher()
         cases = self.problem.benchmarks
         for i, case in enumerate(cases, 1):
-            self.progress({"stage": "benchmarking", "index": i, "total": len(cases), "name": case.name})
+            self.progress(
+                {"stage": "benchmarking", "index": i, "total": len(cases), "name": case.name}
+            )
             key = f"b{i}"
             bufs = self._alloc(case, key)
             try:
@@ -313,8 +380,13 @@ class _Session:
             self.result.benchmark.append(res)
         self._phase("benchmark", t0)
 
-    def _timed_call(self, key: str, bufs: dict[str, buffers.SharedBuffer], case: Case,
-                    flusher: timing.L2Flusher | None) -> tuple[float, float]:
+    def _timed_call(
+        self,
+        key: str,
+        bufs: dict[str, buffers.SharedBuffer],
+        case: Case,
+        flusher: timing.L2Flusher | None,
+    ) -> tuple[float, float]:
         """One checked call: (runner's event ms, referee's wall ms)."""
         import torch
 
@@ -332,20 +404,27 @@ class _Session:
         snapshot = {a.name: bufs[a.name].tensor.clone() for a in self.problem.outputs}
         ok, message, _ = self._check(bufs, expected, scales)
         if not ok:
-            raise Stop(Verdict.WRONG_ANSWER, f"benchmark {case.name}: a timed run gave a wrong result: {message}")
+            raise Stop(
+                Verdict.WRONG_ANSWER,
+                f"benchmark {case.name}: a timed run gave a wrong result: {message}",
+            )
         torch.cuda.synchronize()
         time.sleep(max(0.001, 2 * wall / 1e3))
         for a in self.problem.outputs:
             if not torch.equal(snapshot[a.name], bufs[a.name].tensor):
-                raise Stop(Verdict.REJECTED, f"benchmark {case.name}: outputs kept changing after solve "
-                           "returned (work left running outside the timed call)")
+                raise Stop(
+                    Verdict.REJECTED,
+                    f"benchmark {case.name}: outputs kept changing after solve "
+                    "returned (work left running outside the timed call)",
+                )
         ms = msg.get("ms")
         if not isinstance(ms, float | int) or ms != ms or ms < 0:
             raise Stop(Verdict.REJECTED, "the runner reported no valid time for a timed call")
         return float(ms), wall
 
-    def _bench_case(self, case: Case, key: str, bufs: dict[str, buffers.SharedBuffer],
-                    flusher: timing.L2Flusher) -> BenchResult:
+    def _bench_case(
+        self, case: Case, key: str, bufs: dict[str, buffers.SharedBuffer], flusher: timing.L2Flusher
+    ) -> BenchResult:
         for _ in range(2):  # warm-up on other inputs: JIT, caches, clocks
             self._timed_call(key, bufs, case, None)
         clocks_before = device.clocks()
@@ -356,7 +435,9 @@ class _Session:
             ms, wall = self._timed_call(key, bufs, case, flusher)
             times.append(ms)
             walls.append(wall)
-            if timing.converged(times) or (len(times) >= 3 and time.monotonic() - start > BENCH_BUDGET_S):
+            if timing.converged(times) or (
+                len(times) >= 3 and time.monotonic() - start > BENCH_BUDGET_S
+            ):
                 break
         clocks_after = device.clocks()
         st = timing.stats(times)
@@ -364,22 +445,37 @@ class _Session:
         # The runner's clock runs in untrusted code: the referee's own clock must agree with it.
         honest_floor = 0.8 * (wall_med - self.overhead_ms) - 0.05
         if st.median < honest_floor:
-            raise Stop(Verdict.REJECTED, f"benchmark {case.name}: reported {st.median:.4f} ms, but the "
-                       f"referee measured {wall_med - self.overhead_ms:.4f} ms: the timer was tampered with")
+            raise Stop(
+                Verdict.REJECTED,
+                f"benchmark {case.name}: reported {st.median:.4f} ms, but the "
+                f"referee measured {wall_med - self.overhead_ms:.4f} ms: the timer was tampered with",
+            )
         flops, nbytes = self.problem.roofline.counts(case.params)
         bw = timing.ceiling("copy")
         peak = timing.ceiling(self.problem.roofline.compute) if flops else 0.0
         t_mem = nbytes / bw * 1e3
         t_cmp = flops / peak * 1e3 if peak else 0.0
         sol_ms = max(t_mem, t_cmp)
-        clocks = {"before": clocks_before, "after": clocks_after,
-                  "throttled": bool(clocks_before.get("throttled") or clocks_after.get("throttled"))}
+        clocks = {
+            "before": clocks_before,
+            "after": clocks_after,
+            "throttled": bool(clocks_before.get("throttled") or clocks_after.get("throttled")),
+        }
         return BenchResult(
-            name=case.name, median_ms=round(st.median, 5), runs=st.runs, iqr_ms=round(st.iqr, 5),
-            rse_pct=round(st.rse * 100, 3), min_ms=round(st.min, 5), max_ms=round(st.max, 5),
-            gbps=round(nbytes / (st.median / 1e3) / 1e9, 2), tflops=round(flops / (st.median / 1e3) / 1e12, 3),
-            sol_ms=round(sol_ms, 5), sol_pct=round(100 * sol_ms / st.median, 1),
-            bound="memory" if t_mem >= t_cmp else "compute", wall_median_ms=round(wall_med, 4), clocks=clocks,
+            name=case.name,
+            median_ms=round(st.median, 5),
+            runs=st.runs,
+            iqr_ms=round(st.iqr, 5),
+            rse_pct=round(st.rse * 100, 3),
+            min_ms=round(st.min, 5),
+            max_ms=round(st.max, 5),
+            gbps=round(nbytes / (st.median / 1e3) / 1e9, 2),
+            tflops=round(flops / (st.median / 1e3) / 1e12, 3),
+            sol_ms=round(sol_ms, 5),
+            sol_pct=round(100 * sol_ms / st.median, 1),
+            bound="memory" if t_mem >= t_cmp else "compute",
+            wall_median_ms=round(wall_med, 4),
+            clocks=clocks,
         )
 
     # -- plumbing ---------------------------------------------------------------------------
@@ -396,13 +492,22 @@ class _Session:
         try:
             return self.runner.recv(timeout_s)
         except RunnerTimeout as e:
-            verdict = Verdict.TIME_LIMIT_EXCEEDED if what in ("running", "loading") else Verdict.INTERNAL_ERROR
+            verdict = (
+                Verdict.TIME_LIMIT_EXCEEDED
+                if what in ("running", "loading")
+                else Verdict.INTERNAL_ERROR
+            )
             if what == "running" and time.monotonic() >= self.deadline:
-                raise Stop(verdict, f"the whole grading took longer than {self.problem.limits.total_s:.0f} s") from e
+                raise Stop(
+                    verdict,
+                    f"the whole grading took longer than {self.problem.limits.total_s:.0f} s",
+                ) from e
             raise Stop(verdict, f"no answer after {timeout_s:.1f} s while {what}") from e
         except RunnerDied as e:
             verdict = Verdict.RUNTIME_ERROR
-            if "SIGXCPU" in e.message or "SIGKILL" in e.message and time.monotonic() >= self.deadline:
+            if "SIGXCPU" in e.message or (
+                "SIGKILL" in e.message and time.monotonic() >= self.deadline
+            ):
                 verdict = Verdict.TIME_LIMIT_EXCEEDED
             if what == "starting":
                 verdict = Verdict.INTERNAL_ERROR

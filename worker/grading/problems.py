@@ -31,7 +31,11 @@ def resolve(problem: str | Path, root: Path | None = None) -> Problem:
     root = root or problems_dir()
     if (root / str(problem) / "problem.toml").is_file():
         return load_problem(root / str(problem))
-    known = ", ".join(sorted(d.name for d in root.iterdir() if (d / "problem.toml").is_file())) if root.is_dir() else ""
+    known = (
+        ", ".join(sorted(d.name for d in root.iterdir() if (d / "problem.toml").is_file()))
+        if root.is_dir()
+        else ""
+    )
     raise ProblemError(p, "", f"no such problem (looked in {root}; known: {known or 'none'})")
 
 
@@ -60,7 +64,9 @@ def load_all(root: Path | None = None) -> LoadReport:
 def load_reference(problem: Problem) -> ModuleType:
     """Import the problem's reference.py under a private name; check it defines what it must."""
     path = problem.path / "reference.py"
-    spec = importlib.util.spec_from_file_location(f"kerneldojo_ref_{problem.slug.replace('-', '_')}", path)
+    spec = importlib.util.spec_from_file_location(
+        f"kerneldojo_ref_{problem.slug.replace('-', '_')}", path
+    )
     if spec is None or spec.loader is None:
         raise ProblemError(path, "", "cannot be imported")
     mod = importlib.util.module_from_spec(spec)
@@ -74,8 +80,9 @@ def load_reference(problem: Problem) -> ModuleType:
     return mod
 
 
-def call_generate(mod: ModuleType, problem: Problem, case_params: dict[str, int], kind: str,
-                  gen: Any, device: Any) -> dict[str, Any]:
+def call_generate(
+    mod: ModuleType, problem: Problem, case_params: dict[str, int], kind: str, gen: Any, device: Any
+) -> dict[str, Any]:
     """generate() with its result checked against the signature (names, dtypes, shapes)."""
     import torch
 
@@ -87,5 +94,9 @@ def call_generate(mod: ModuleType, problem: Problem, case_params: dict[str, int]
             raise ProblemError(path, "generate", f"must return a tensor for input {a.name!r}")
         want = problem.shape(a, case_params)
         if tuple(t.shape) != want or str(t.dtype).removeprefix("torch.") != a.dtype:
-            raise ProblemError(path, "generate", f"input {a.name!r}: expected {a.dtype}{list(want)}, got {str(t.dtype).removeprefix('torch.')}{list(t.shape)}")
+            raise ProblemError(
+                path,
+                "generate",
+                f"input {a.name!r}: expected {a.dtype}{list(want)}, got {str(t.dtype).removeprefix('torch.')}{list(t.shape)}",
+            )
     return inputs

@@ -16,16 +16,57 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-ALLOWED_OPS = frozenset({
-    # allocation and initialisation of scratch memory
-    "empty", "empty_like", "empty_strided", "new_empty", "new_empty_strided", "zeros", "zeros_like",
-    "new_zeros", "zero_", "fill_", "ones", "ones_like", "new_ones", "full", "full_like", "new_full",
-    # views: no data is computed
-    "view", "_unsafe_view", "as_strided", "alias", "detach", "select", "slice", "expand", "unsqueeze",
-    "squeeze", "permute", "transpose", "t", "reshape", "flatten", "unflatten", "view_as", "split",
-    "chunk", "narrow", "unbind", "lift_fresh", "_reshape_alias", "is_contiguous", "contiguous",
-    "unfold", "diagonal", "expand_as", "movedim",
-})
+ALLOWED_OPS = frozenset(
+    {
+        # allocation and initialisation of scratch memory
+        "empty",
+        "empty_like",
+        "empty_strided",
+        "new_empty",
+        "new_empty_strided",
+        "zeros",
+        "zeros_like",
+        "new_zeros",
+        "zero_",
+        "fill_",
+        "ones",
+        "ones_like",
+        "new_ones",
+        "full",
+        "full_like",
+        "new_full",
+        # views: no data is computed
+        "view",
+        "_unsafe_view",
+        "as_strided",
+        "alias",
+        "detach",
+        "select",
+        "slice",
+        "expand",
+        "unsqueeze",
+        "squeeze",
+        "permute",
+        "transpose",
+        "t",
+        "reshape",
+        "flatten",
+        "unflatten",
+        "view_as",
+        "split",
+        "chunk",
+        "narrow",
+        "unbind",
+        "lift_fresh",
+        "_reshape_alias",
+        "is_contiguous",
+        "contiguous",
+        "unfold",
+        "diagonal",
+        "expand_as",
+        "movedim",
+    }
+)
 
 _TRITON_DIR = None
 
@@ -58,13 +99,16 @@ def no_library_compute() -> Iterator[None]:
     from torch.utils._python_dispatch import TorchDispatchMode
 
     class _Mode(TorchDispatchMode):
-        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        def __torch_dispatch__(
+            self, func: Any, types: Any, args: Any = (), kwargs: Any = None
+        ) -> Any:
             name = func.overloadpacket.__name__
             if name in ALLOWED_OPS or _called_from_triton():
                 return func(*args, **(kwargs or {}))
             raise LibraryComputeError(
                 f"solve called torch's {name!r}: this problem must be computed by your own kernels "
-                "(allocating scratch memory with torch.empty/zeros is allowed)")
+                "(allocating scratch memory with torch.empty/zeros is allowed)"
+            )
 
     with _Mode():
         yield

@@ -136,8 +136,10 @@ class Runner:
         if result is not None:
             # Destination-passing style: outputs are written in place, nothing is returned.
             raise SubmissionError(
-                "wrong_answer", "solve must write its outputs in place and return None "
-                f"(it returned a {type(result).__name__})")
+                "wrong_answer",
+                "solve must write its outputs in place and return None "
+                f"(it returned a {type(result).__name__})",
+            )
 
     def _synchronize(self) -> None:
         if self.device != "cuda":
@@ -145,12 +147,17 @@ class Runner:
         if self.shim is not None:
             code = self.shim.kerneldojo_sync()
             if code != 0:
-                raise SubmissionError(_cuda_verdict(code), f"CUDA error {code}: {self.shim.kerneldojo_error_string(code).decode()}")
+                raise SubmissionError(
+                    _cuda_verdict(code),
+                    f"CUDA error {code}: {self.shim.kerneldojo_error_string(code).decode()}",
+                )
         self.torch.cuda.synchronize()
 
 
 def _cuda_verdict(code: int) -> str:
-    return "memory_limit_exceeded" if code == 2 else "runtime_error"  # 2 = cudaErrorMemoryAllocation
+    return (
+        "memory_limit_exceeded" if code == 2 else "runtime_error"
+    )  # 2 = cudaErrorMemoryAllocation
 
 
 def _load_python(path: Path) -> Any:
@@ -161,7 +168,9 @@ def _load_python(path: Path) -> Any:
     try:
         spec.loader.exec_module(mod)
     except SyntaxError as e:
-        raise SubmissionError("compile_error", f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}") from e
+        raise SubmissionError(
+            "compile_error", f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
+        ) from e
     except BaseException as e:  # any failure while importing the file means it does not load
         raise SubmissionError("compile_error", _submission_traceback(e, path.name)) from e
     solve = getattr(mod, "solve", None)
@@ -204,7 +213,10 @@ def classify(e: BaseException, filename: str) -> tuple[str, str]:
         return "compile_error", str(e)[-4000:]
     if name == "InterpreterError" and isinstance(e.__cause__, _JIT_ERRORS):
         # Under TRITON_INTERPRET=1 these are what the GPU compiler reports at JIT time.
-        return "compile_error", f"{type(e.__cause__).__name__}: {e.__cause__} (in a @triton.jit kernel)"
+        return (
+            "compile_error",
+            f"{type(e.__cause__).__name__}: {e.__cause__} (in a @triton.jit kernel)",
+        )
     if name == "OutOfMemoryError" or "out of memory" in str(e).lower():
         return "memory_limit_exceeded", _submission_traceback(e, filename)
     return "runtime_error", _submission_traceback(e, filename)

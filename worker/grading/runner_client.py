@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -29,7 +30,9 @@ class RunnerTimeout(Exception):
 
 def default_limits(device: str, host_memory_mb: int = 8192, cpu_s: int = 3600) -> sandbox.Limits:
     # No address-space limit where the CUDA driver reserves huge virtual ranges.
-    return sandbox.Limits(cpu_s=cpu_s, address_space_mb=(host_memory_mb + 4096) if device == "cpu" else None)
+    return sandbox.Limits(
+        cpu_s=cpu_s, address_space_mb=(host_memory_mb + 4096) if device == "cpu" else None
+    )
 
 
 def runner_env(device: str) -> dict[str, str]:
@@ -53,8 +56,15 @@ class RunnerPool:
         while len(self._ready) < self.size:
             workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-"))
             workdir.chmod(0o777)
-            self._ready.append(RunnerClient(workdir, self.device, default_limits(self.device),
-                                            runner_env(self.device), owns_workdir=True))
+            self._ready.append(
+                RunnerClient(
+                    workdir,
+                    self.device,
+                    default_limits(self.device),
+                    runner_env(self.device),
+                    owns_workdir=True,
+                )
+            )
 
     def acquire(self) -> RunnerClient:
         """A started runner (maybe still importing); a replacement starts at once."""
@@ -75,8 +85,14 @@ class RunnerPool:
 
 
 class RunnerClient:
-    def __init__(self, workdir: Path, device: str, limits: sandbox.Limits, env: dict[str, str],
-                 owns_workdir: bool = False) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        device: str,
+        limits: sandbox.Limits,
+        env: dict[str, str],
+        owns_workdir: bool = False,
+    ) -> None:
         self.workdir = workdir
         self.owns_workdir = owns_workdir
         self.ready = False
@@ -85,11 +101,24 @@ class RunnerClient:
         self.log_path = workdir / "output.log"
         log = open(self.log_path, "wb")  # noqa: SIM115 - handed to the child
         wd = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
-        argv = [sys.executable, "-m", "worker.grading.runner", "--ctl-in", str(p2c_r), "--ctl-out", str(c2p_w),
-                "--workdir", wd, "--device", device]
+        argv = [
+            sys.executable,
+            "-m",
+            "worker.grading.runner",
+            "--ctl-in",
+            str(p2c_r),
+            "--ctl-out",
+            str(c2p_w),
+            "--workdir",
+            wd,
+            "--device",
+            device,
+        ]
         policy = sandbox.Policy(workdir=workdir, gpu=device == "cuda", env=env, limits=limits)
         try:
-            self.proc = sandbox.Process(argv, policy, stdout=log.fileno(), stderr=log.fileno(), pass_fds=(p2c_r, c2p_w))
+            self.proc = sandbox.Process(
+                argv, policy, stdout=log.fileno(), stderr=log.fileno(), pass_fds=(p2c_r, c2p_w)
+            )
         finally:
             os.close(p2c_r)
             os.close(c2p_w)
@@ -163,14 +192,10 @@ class RunnerClient:
         return text + ("\n[output truncated]" if len(data) > limit else "")
 
     def close(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.close(self._p2c_w)
-        except OSError:
-            pass
         self.proc.kill()
-        try:
+        with contextlib.suppress(OSError):
             os.close(self._c2p_r)
-        except OSError:
-            pass
         if self.owns_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)

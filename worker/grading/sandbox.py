@@ -13,6 +13,7 @@ comparisons and debugging on a machine you own. SECURITY.md explains the threat 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import resource
@@ -31,8 +32,16 @@ SANDBOX_WORKDIR = "/sandbox"
 PKG_MOUNT = "/kerneldojo"
 WORKER_PKG = Path(__file__).resolve().parents[1]  # .../worker
 REPO_ROOT = WORKER_PKG.parent
-_PASS_ENV = ("LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH", "TRITON_LIBCUDA_PATH", "TRITON_PTXAS_PATH",
-             "CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "LANG")
+_PASS_ENV = (
+    "LD_LIBRARY_PATH",
+    "CUDA_HOME",
+    "CUDA_PATH",
+    "TRITON_LIBCUDA_PATH",
+    "TRITON_PTXAS_PATH",
+    "CUDA_VISIBLE_DEVICES",
+    "NVIDIA_VISIBLE_DEVICES",
+    "LANG",
+)
 
 
 class SandboxUnavailable(RuntimeError):
@@ -76,17 +85,27 @@ class Policy:
 def _python_roots() -> list[str]:
     """Folders the interpreter and its packages live in, other than the repository."""
     roots: set[str] = set()
-    for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))):
+    for p in (
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+    ):
         roots.add(os.path.realpath(p))
     for p in sys.path:
         rp = os.path.realpath(p) if p else ""
-        if rp and os.path.isdir(rp) and not rp.startswith(str(REPO_ROOT) + os.sep) and rp != str(REPO_ROOT):
+        if (
+            rp
+            and os.path.isdir(rp)
+            and not rp.startswith(str(REPO_ROOT) + os.sep)
+            and rp != str(REPO_ROOT)
+        ):
             roots.add(rp)
     # The venv may live inside the repository; its folder is needed, the rest of the repo is not.
     for p in (sys.prefix,):
         roots.add(os.path.realpath(p))
     # Drop nested duplicates and system folders bound anyway.
-    out = []
+    out: list[str] = []
     for r in sorted(roots):
         if any(r == s or r.startswith(s + os.sep) for s in ("/usr", "/etc", "/opt")):
             continue
@@ -112,8 +131,20 @@ def command(argv: Sequence[str], policy: Policy) -> list[str]:
     """argv wrapped for the sandbox (or unchanged when the sandbox is off)."""
     if mode() == "off":
         return list(argv)
-    args = [bwrap_path(), "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
-            "--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
+    args = [
+        bwrap_path(),
+        "--unshare-all",
+        "--unshare-user",
+        "--uid",
+        "65534",
+        "--gid",
+        "65534",
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        "--hostname",
+        "sandbox",
+    ]
     for top in ("/usr", "/etc", "/opt"):
         if os.path.isdir(top):
             args += ["--ro-bind", top, top]
@@ -130,9 +161,14 @@ def command(argv: Sequence[str], policy: Policy) -> list[str]:
         for node in _gpu_nodes():
             args += ["--dev-bind", node, node]
     args += ["--bind", str(policy.workdir), SANDBOX_WORKDIR, "--chdir", SANDBOX_WORKDIR]
-    env = {"PATH": "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp",
-           "PYTHONPATH": PKG_MOUNT, "PYTHONDONTWRITEBYTECODE": "1", "TRITON_CACHE_DIR": "/tmp/.triton",
-           "LANG": "C.UTF-8"}
+    env = {
+        "PATH": "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "PYTHONPATH": PKG_MOUNT,
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "TRITON_CACHE_DIR": "/tmp/.triton",
+        "LANG": "C.UTF-8",
+    }
     env.update({k: os.environ[k] for k in _PASS_ENV if k in os.environ})
     env.update(policy.env)
     for k, v in env.items():
@@ -142,9 +178,13 @@ def command(argv: Sequence[str], policy: Policy) -> list[str]:
 
 def plain_env(policy: Policy) -> dict[str, str]:
     """Environment for sandbox=off: still no secrets, the package importable."""
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(policy.workdir),
-           "PYTHONPATH": str(REPO_ROOT), "PYTHONDONTWRITEBYTECODE": "1",
-           "TRITON_CACHE_DIR": str(policy.workdir / ".triton")}
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": str(policy.workdir),
+        "PYTHONPATH": str(REPO_ROOT),
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "TRITON_CACHE_DIR": str(policy.workdir / ".triton"),
+    }
     env.update({k: os.environ[k] for k in _PASS_ENV if k in os.environ})
     env.update(policy.env)
     return env
@@ -159,6 +199,7 @@ def _preexec(limits: Limits) -> Callable[[], None]:
         if limits.address_space_mb:
             b = limits.address_space_mb << 20
             resource.setrlimit(resource.RLIMIT_AS, (b, b))
+
     return apply
 
 
@@ -173,7 +214,7 @@ def _children_map() -> dict[int, list[int]]:
         except OSError:
             continue
         # the command name may contain spaces and parentheses: ppid follows the last ')'
-        ppid = int(stat[stat.rindex(b")") + 2:].split()[1])
+        ppid = int(stat[stat.rindex(b")") + 2 :].split()[1])
         kids.setdefault(ppid, []).append(int(d))
     return kids
 
@@ -181,14 +222,28 @@ def _children_map() -> dict[int, list[int]]:
 class Process:
     """A sandboxed process and everything it starts: freeze, thaw, and kill as one tree."""
 
-    def __init__(self, argv: Sequence[str], policy: Policy, *, stdin: int | None = None,
-                 stdout: int | None = None, stderr: int | None = None, pass_fds: Sequence[int] = ()) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        policy: Policy,
+        *,
+        stdin: int | None = None,
+        stdout: int | None = None,
+        stderr: int | None = None,
+        pass_fds: Sequence[int] = (),
+    ) -> None:
         cmd = command(argv, policy)
         env = None if mode() != "off" else plain_env(policy)
         self.popen = subprocess.Popen(
-            cmd, stdin=stdin if stdin is not None else subprocess.DEVNULL, stdout=stdout, stderr=stderr,
-            pass_fds=tuple(pass_fds), start_new_session=True, env=env,
-            cwd=str(policy.workdir), preexec_fn=_preexec(policy.limits),
+            cmd,
+            stdin=stdin if stdin is not None else subprocess.DEVNULL,
+            stdout=stdout,
+            stderr=stderr,
+            pass_fds=tuple(pass_fds),
+            start_new_session=True,
+            env=env,
+            cwd=str(policy.workdir),
+            preexec_fn=_preexec(policy.limits),
         )
         self.pid = self.popen.pid
 
@@ -203,10 +258,8 @@ class Process:
 
     def signal_tree(self, sig: int) -> None:
         for p in self.tree():
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(p, sig)
-            except ProcessLookupError:
-                pass
 
     def freeze(self) -> None:
         self.signal_tree(signal.SIGSTOP)
@@ -218,15 +271,11 @@ class Process:
         """Kill the whole tree (bwrap's PID namespace takes the stragglers with it)."""
         for _ in range(3):
             pids = self.tree()
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
             for p in pids:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(p, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
             if self.popen.poll() is not None and len(self.tree()) <= 1:
                 break
             time.sleep(0.02)
@@ -236,7 +285,9 @@ class Process:
             log.error("sandboxed process %d did not die", self.pid)
 
 
-def run(argv: Sequence[str], policy: Policy, timeout_s: float, max_output: int = 64 << 10) -> tuple[int | None, str, bool]:
+def run(
+    argv: Sequence[str], policy: Policy, timeout_s: float, max_output: int = 64 << 10
+) -> tuple[int | None, str, bool]:
     """Run to completion: (exit code or None if killed, combined output capped, timed_out)."""
     out_path = policy.workdir / ".out"
     with open(out_path, "wb") as out:

@@ -160,11 +160,15 @@ class _Table:
     def _f(self, key: str) -> str:
         return f"{self.prefix}.{key}" if self.prefix else key
 
-    def get(self, key: str, typ: type | tuple[type, ...], default: Any = ..., *, what: str = "") -> Any:
+    def get(
+        self, key: str, typ: type | tuple[type, ...], default: Any = ..., *, what: str = ""
+    ) -> Any:
         self.used.add(key)
         if key not in self.data:
             if default is ...:
-                raise ProblemError(self.file, self._f(key), f"missing; expected {what or _tname(typ)}")
+                raise ProblemError(
+                    self.file, self._f(key), f"missing; expected {what or _tname(typ)}"
+                )
             return default
         value = self.data[key]
         ok = isinstance(value, typ) and not (isinstance(value, bool) and bool not in _as_tuple(typ))
@@ -185,8 +189,14 @@ def _as_tuple(t: type | tuple[type, ...]) -> tuple[type, ...]:
 
 
 def _tname(t: type | tuple[type, ...]) -> str:
-    names = {int: "an integer", float: "a number", str: "a string", list: "a list",
-             dict: "a table", bool: "true or false"}
+    names = {
+        int: "an integer",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "a table",
+        bool: "true or false",
+    }
     return " or ".join(names.get(x, x.__name__) for x in _as_tuple(t))
 
 
@@ -205,7 +215,9 @@ def load_problem(path: Path) -> Problem:
     title = top.get("title", str)
     difficulty = top.get("difficulty", str)
     if difficulty not in DIFFICULTIES:
-        raise ProblemError(toml_path, "difficulty", f"expected one of {DIFFICULTIES}, got {difficulty!r}")
+        raise ProblemError(
+            toml_path, "difficulty", f"expected one of {DIFFICULTIES}, got {difficulty!r}"
+        )
     tags = top.get("tags", list, [])
     if not all(isinstance(t, str) for t in tags):
         raise ProblemError(toml_path, "tags", "expected a list of strings")
@@ -250,9 +262,14 @@ def load_problem(path: Path) -> Problem:
     forbid = rules.get("forbid_library_compute", bool, True)
     rules.finish()
 
-    tests = _load_cases(toml_path, "tests", top.get("tests", list, what="a list of [[tests]] tables"), int_names)
+    tests = _load_cases(
+        toml_path, "tests", top.get("tests", list, what="a list of [[tests]] tables"), int_names
+    )
     benchmarks = _load_cases(
-        toml_path, "benchmarks", top.get("benchmarks", list, what="a list of [[benchmarks]] tables"), int_names
+        toml_path,
+        "benchmarks",
+        top.get("benchmarks", list, what="a list of [[benchmarks]] tables"),
+        int_names,
     )
     top.finish()
 
@@ -261,9 +278,20 @@ def load_problem(path: Path) -> Problem:
             raise ProblemError(path / name, "", "file not found (required in every problem folder)")
 
     return Problem(
-        slug=path.name, path=path, title=title, difficulty=difficulty, tags=tuple(tags), order=order,
-        args=tuple(args), check=check, limits=limits, roofline=roofline, tests=tuple(tests),
-        benchmarks=tuple(benchmarks), forbid_library_compute=forbid, samples=tuple(_load_samples(path)),
+        slug=path.name,
+        path=path,
+        title=title,
+        difficulty=difficulty,
+        tags=tuple(tags),
+        order=order,
+        args=tuple(args),
+        check=check,
+        limits=limits,
+        roofline=roofline,
+        tests=tuple(tests),
+        benchmarks=tuple(benchmarks),
+        forbid_library_compute=forbid,
+        samples=tuple(_load_samples(path)),
     )
 
 
@@ -287,14 +315,20 @@ def _load_args(file: Path, items: list[Any]) -> list[Arg]:
         name = t.get("name", str)
         role = t.get("role", str)
         if role not in ("input", "output", "int"):
-            raise ProblemError(file, f"signature.args[{i}].role", f"expected input, output or int, got {role!r}")
+            raise ProblemError(
+                file, f"signature.args[{i}].role", f"expected input, output or int, got {role!r}"
+            )
         if role == "int":
             args.append(Arg(name=name, role=role))
         else:
             dtype = t.get("dtype", str)
             if dtype not in DTYPES:
-                raise ProblemError(file, f"signature.args[{i}].dtype", f"expected one of {sorted(DTYPES)}, got {dtype!r}")
-            shape = t.get("shape", list, what="a list of expressions, e.g. [\"rows\", \"cols\"]")
+                raise ProblemError(
+                    file,
+                    f"signature.args[{i}].dtype",
+                    f"expected one of {sorted(DTYPES)}, got {dtype!r}",
+                )
+            shape = t.get("shape", list, what='a list of expressions, e.g. ["rows", "cols"]')
             args.append(Arg(name=name, role=role, dtype=dtype, shape=tuple(str(s) for s in shape)))
         t.finish()
     names = [a.name for a in args]
@@ -355,8 +389,16 @@ def _declared_verdict(f: Path) -> Verdict:
             try:
                 return Verdict(value)
             except ValueError as e:
-                raise ProblemError(f, "expect", f"unknown verdict {value!r}; expected one of {[v.value for v in Verdict]}") from e
+                raise ProblemError(
+                    f,
+                    "expect",
+                    f"unknown verdict {value!r}; expected one of {[v.value for v in Verdict]}",
+                ) from e
     for v in sorted(Verdict, key=lambda v: -len(v.value)):
         if f.stem.startswith(v.value):
             return v
-    raise ProblemError(f, "expect", "a rejected sample must declare its verdict: a header line 'expect: wrong_answer' or a file name starting with the verdict")
+    raise ProblemError(
+        f,
+        "expect",
+        "a rejected sample must declare its verdict: a header line 'expect: wrong_answer' or a file name starting with the verdict",
+    )

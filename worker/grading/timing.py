@@ -103,7 +103,12 @@ def _measure(unit: str) -> float:
         y = torch.empty_like(x)
         ms = _time_cuda(lambda: y.copy_(x))
         return 2 * n * 4 / (ms / 1e3)
-    dtype = {"fp32": torch.float32, "tf32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[unit]
+    dtype = {
+        "fp32": torch.float32,
+        "tf32": torch.float32,
+        "fp16": torch.float16,
+        "bf16": torch.bfloat16,
+    }[unit]
     n = 8192
     a = torch.randn(n, n, device="cuda", dtype=dtype)
     b = torch.randn(n, n, device="cuda", dtype=dtype)
