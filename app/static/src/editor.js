@@ -89,7 +89,9 @@ async function send(mode) {
   }
   const body = await res.json().catch(() => ({}));
   if (!res.ok) {
-    showError(typeof body.detail === "string" ? body.detail : JSON.stringify(body.detail || body));
+    const d = body.detail;
+    showError(typeof d === "string" ? d : Array.isArray(d) ? d.map((e) => `${(e.loc || []).slice(-1)[0]}: ${e.msg}`).join("; ")
+      : `The server answered ${res.status}.`);
     return;
   }
   if (mode === "submit") {
