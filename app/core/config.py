@@ -44,7 +44,7 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Settings:
-        if self.ENVIRONMENT == "production" and self.SECRET_KEY == DEFAULT_SECRET:
+        if self.ENVIRONMENT != "development" and self.SECRET_KEY == DEFAULT_SECRET:
             raise ValueError("SECRET_KEY must be set to a random value outside development")
         if self.ENVIRONMENT == "production" and len(self.SECRET_KEY) < 32:
             raise ValueError("SECRET_KEY must be at least 32 characters in production")

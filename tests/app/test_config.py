@@ -24,6 +24,9 @@ def test_deployment_urls() -> None:
 def test_default_secret_refused_in_production() -> None:
     with pytest.raises(ValidationError, match="SECRET_KEY"):
         Settings(ENVIRONMENT="production")
+    with pytest.raises(ValidationError, match="SECRET_KEY"):
+        Settings(ENVIRONMENT="test")
+    assert Settings(ENVIRONMENT="development").SECRET_KEY  # the default is fine on a laptop
     with pytest.raises(ValidationError, match="32 characters"):
         Settings(ENVIRONMENT="production", SECRET_KEY="short")
     assert Settings(ENVIRONMENT="production", SECRET_KEY="x" * 40).secure_cookies

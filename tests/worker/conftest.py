@@ -53,9 +53,12 @@ class Stack:
             "STUCK_AFTER_S": str(stuck_after_s),
             "BROKER_VISIBILITY_TIMEOUT_S": "4",
             "ENVIRONMENT": "test",
+            "SECRET_KEY": "w" * 40,
             "DATA_DIR": str(tmp),
         }
         self.settings = Settings(
+            ENVIRONMENT="test",
+            SECRET_KEY="w" * 40,
             DATABASE_URL=self.env["DATABASE_URL"],
             REDIS_URL=REDIS_URL,
             REDIS_PREFIX=self.env["REDIS_PREFIX"],
