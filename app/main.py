@@ -76,7 +76,11 @@ async def _sweeper(app: FastAPI) -> None:
     while True:
         try:
             await run_in_threadpool(
-                submissions.sweep, app.state.engine, s.STUCK_AFTER_S, app.state.enqueue
+                submissions.sweep,
+                app.state.engine,
+                s.STUCK_AFTER_S,
+                app.state.enqueue,
+                s.RESEND_QUEUED_AFTER_S,
             )
         except Exception:
             log.exception("sweep failed")

@@ -171,13 +171,24 @@ def record(engine: Engine, sub_id: int, attempt: int, result: dict[str, Any]) ->
     return res.rowcount == 1
 
 
-def sweep(engine: Engine, stuck_after_s: float, enqueue: Callable[[int, str], None]) -> list[int]:
-    """Re-queue rows stuck in ``running`` (silent worker) and re-send old ``queued`` ones.
+def sweep(
+    engine: Engine,
+    stuck_after_s: float,
+    enqueue: Callable[[int, str], None],
+    resend_after_s: float | None = None,
+) -> list[int]:
+    """Re-queue rows stuck in ``running`` (silent worker) and re-send long-``queued`` ones
+    (their message may be lost with a Redis that restarted without its data).
 
     Re-sending is harmless: a duplicate message finds the row already claimed or done.
+    ``resend_after_s`` (default ``stuck_after_s``) spaces the re-sends of a row that is merely
+    waiting behind a long queue, so duplicates do not pile up.
     """
     now = utcnow()
     cutoff = now - timedelta(seconds=stuck_after_s)
+    resend_cutoff = now - timedelta(
+        seconds=stuck_after_s if resend_after_s is None else resend_after_s
+    )
     t = Submission.__table__  # type: ignore[attr-defined]
     with engine.begin() as conn:
         stuck = (
@@ -193,13 +204,13 @@ def sweep(engine: Engine, stuck_after_s: float, enqueue: Callable[[int, str], No
                 .where(t.c.id.in_(stuck), t.c.status == Status.RUNNING)
                 .values(
                     status=Status.QUEUED,
-                    enqueued_at=cutoff,
+                    enqueued_at=resend_cutoff,  # re-sent just below
                     progress_json=json.dumps({"stage": "requeued"}),
                 )
             )
         rows = conn.execute(
             core_select(t.c.id, t.c.gpu_kind).where(
-                t.c.status == Status.QUEUED, t.c.enqueued_at <= cutoff
+                t.c.status == Status.QUEUED, t.c.enqueued_at <= resend_cutoff
             )
         ).all()
         if rows:

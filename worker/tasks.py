@@ -162,6 +162,7 @@ def _heartbeat(eng: Engine, sub_id: int, attempt: int, stop: threading.Event) ->
 def _sweep_at_startup(**_: Any) -> None:
     """A worker that starts re-queues what a dead one left behind."""
     try:
-        submissions.sweep(engine(), get_settings().STUCK_AFTER_S, enqueue)
+        s = get_settings()
+        submissions.sweep(engine(), s.STUCK_AFTER_S, enqueue, s.RESEND_QUEUED_AFTER_S)
     except Exception:
         log.exception("startup sweep failed")

@@ -38,6 +38,8 @@ class Settings(BaseSettings):
     # A submission `running` with no heartbeat for this long is re-queued by the sweeper.
     STUCK_AFTER_S: float = 120.0
     SWEEP_EVERY_S: float = 15.0
+    # A submission still `queued` after this long is sent again (its message may be lost).
+    RESEND_QUEUED_AFTER_S: float = 600.0
     # Redis re-delivers an unacknowledged task after this long (a worker that vanished).
     BROKER_VISIBILITY_TIMEOUT_S: int = 3600
     SESSION_MAX_AGE_S: int = 14 * 24 * 3600

@@ -82,3 +82,17 @@ def test_queue_position(engine: Engine) -> None:
         sa, sb = s.get(Submission, a), s.get(Submission, b)
         assert sa and sb
         assert (submissions.queue_position(s, sa), submissions.queue_position(s, sb)) == (None, 1)
+
+
+def test_sweep_spaces_resends_of_waiting_rows(engine: Engine) -> None:
+    sid = _sub(engine)
+    time.sleep(0.05)
+    sent: list[tuple[int, str]] = []
+    assert (
+        submissions.sweep(engine, 0.01, lambda i, k: sent.append((i, k)), resend_after_s=60) == []
+    )
+    assert submissions.sweep(
+        engine, 0.01, lambda i, k: sent.append((i, k)), resend_after_s=0.01
+    ) == [sid]
+    assert submissions.sweep(engine, 60, lambda i, k: sent.append((i, k)), resend_after_s=60) == []
+    assert sent == [(sid, "cpu")]
