@@ -21,6 +21,18 @@ log = logging.getLogger("kerneldojo")
 
 def _logging(level: str = "INFO") -> None:
     logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def _die_with_parent() -> None:
+    """In the worker child: get SIGTERM when ``serve`` exits, however it exits (uvicorn
+    re-raises the signal that stopped it, so a ``finally`` alone would not run)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
 
 
 def host_gpu_kind() -> str:
@@ -84,7 +96,11 @@ def serve(
             from worker.celery_app import make_celery
 
             make_celery(settings)  # creates the broker folders before the worker polls them
-        proc = subprocess.Popen(worker_argv(kind, f"embedded-{kind}"), start_new_session=True)
+        proc = subprocess.Popen(
+            worker_argv(kind, f"embedded-{kind}"),
+            start_new_session=True,
+            preexec_fn=_die_with_parent,  # no threads yet at this point
+        )
         log.info("worker started (pid %d) on queue %r", proc.pid, kind)
     try:
         import uvicorn
