@@ -45,6 +45,11 @@ def test_sign_up_solve_and_rank(page: Any, live_server: LiveServer, shots: Path)
     )
     assert "def solve" in page.locator(".cm-content").inner_text()  # the starter is loaded
 
+    page.select_option("#language", "cuda")  # the language switch loads the CUDA starter
+    page.wait_for_function("document.querySelector('.cm-content').innerText.includes('extern')")
+    page.select_option("#language", "triton")
+    page.wait_for_function("document.querySelector('.cm-content').innerText.includes('def solve')")
+
     set_code(page, SOLUTION)
     page.reload()  # the draft survives a reload (localStorage)
     page.wait_for_selector(".cm-content")
