@@ -46,7 +46,10 @@ const LABELS = {
 export function renderCases(sub) {
   const r = sub.result || {};
   const v = sub.verdict || "internal_error";
+  const cases = r.cases || [];
+  const passed = cases.filter((c) => c.passed).length;
   let html = `<div class="verdict-banner verdict-${esc(v)}"><span class="verdict-label">${esc(LABELS[v] || v)}</span>`;
+  if (cases.length) html += `<span class="run-summary"><b>${passed}</b>/${cases.length} tests passed</span>`;
   html += `<a class="muted" href="/submissions/${sub.id}">run #${sub.id} · details →</a></div>`;
   if (r.message) html += `<p class="verdict-message">${esc(r.message)}</p>`;
   if (r.compile && !r.compile.ok && r.compile.log) html += `<pre class="log">${esc(r.compile.log)}</pre>`;
