@@ -70,6 +70,23 @@ def env_info() -> dict[str, Any]:
     }
 
 
+class Rows(list):  # type: ignore[type-arg]
+    """Rows of one phase, written to OUT/<phase>.jsonl as they come (a timeout loses nothing)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        path.write_text("")
+
+    def append(self, row: Any) -> None:
+        super().append(row)
+        with self.path.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+
+
+OUT = Path(".")
+
+
 def table(rows: list[dict[str, Any]], cols: list[str]) -> str:
     widths = {
         c: max(len(c), *(len(str(r.get(c, ""))) for r in rows)) if rows else len(c) for c in cols
@@ -101,7 +118,7 @@ def grade_file(
 
 
 def phase_samples(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
-    rows, bad = [], 0
+    rows, bad = Rows(OUT / "samples.jsonl"), 0
     for p in probs:
         for s in p.samples:
             mode = "run"  # correctness here; the bench phase times the accepted ones
@@ -173,7 +190,7 @@ def accepted(p: Any) -> list[Any]:
 
 
 def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], int]:
-    rows, bad = [], 0
+    rows, bad = Rows(OUT / "bench.jsonl"), 0
     for p in probs:
         base = {c.name: bench_baseline(p, c) for c in p.benchmarks}
         for s in accepted(p):
@@ -229,7 +246,7 @@ def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], in
 
 def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
     """Each accepted sample timed with the sandbox on and off, alternating."""
-    rows, bad = [], 0
+    rows, bad = Rows(OUT / "sandbox.jsonl"), 0
     for p in probs:
         for s in accepted(p):
             meds: dict[str, list[list[float]]] = {"bwrap": [], "off": []}
@@ -282,6 +299,7 @@ def main() -> None:
         "--phase", action="append", choices=["samples", "bench", "sandbox", "adversarial"]
     )
     ap.add_argument("--problem", action="append", help="only these problem slugs")
+    ap.add_argument("--sample", action="append", help="only samples whose file name contains this")
     ap.add_argument(
         "--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)"
     )
@@ -293,9 +311,16 @@ def main() -> None:
     for e in report.errors:
         print(f"INVALID PROBLEM: {e}")
     probs = [p for p in report.problems if not ns.problem or p.slug in ns.problem]
+    if ns.sample:
+        import dataclasses
+
+        probs = [dataclasses.replace(p, samples=tuple(s for s in p.samples if any(x in s.path.name for x in ns.sample)))
+                 for p in probs]
     info = env_info()
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)
+    global OUT
+    OUT = ns.out
     results: dict[str, Any] = {"env": info}
     md = [
         f"# GPU check: {info['gpu']}, {info['date']}",

@@ -304,21 +304,25 @@ class _Session:
         return True, "", worst
 
     def _call(self, key: str, timed: bool) -> dict[str, Any]:
-        # A Triton kernel compiles during its first call on a GPU (never under the interpreter).
-        jit = self.first_call and self.dev == "cuda" and self.language == "triton"
-        limit = self.problem.limits.call_s + (self.problem.limits.compile_s if jit else 0.0)
+        lim = self.problem.limits
+        if timed:  # warmed up: no JIT left, one message
+            msg = self._request(self._left(lim.call_s), "running", op="call", case=key, timed=True)
+        else:
+            # A Triton kernel compiles during its first call on a GPU: the host part of the call
+            # (until "launched") may take the compile limit; the device part only the call limit.
+            jit = self.first_call and self.dev == "cuda" and self.language == "triton"
+            host_limit = lim.call_s + (lim.compile_s if jit else 0.0)
+            msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
+            if msg.get("op") == "launched":
+                msg = self._recv(self._left(lim.call_s), "running")
         self.first_call = False
-        msg = self._request(
-            min(limit, max(1.0, self.deadline - time.monotonic())),
-            "running",
-            op="call",
-            case=key,
-            timed=timed,
-        )
         self._raise_if_error(msg)
         if msg.get("op") != "done":
             raise Stop(Verdict.INTERNAL_ERROR, "unexpected answer from the runner")
         return msg
+
+    def _left(self, limit: float) -> float:
+        return min(limit, max(1.0, self.deadline - time.monotonic()))
 
     def _tests(self) -> None:
         t0 = time.monotonic()
