@@ -10,6 +10,7 @@ await build({
     editor: "app/static/src/editor.js",
     math: "app/static/src/math.js",
     submission: "app/static/src/submission.js",
+    code: "app/static/src/code.js",
   },
   bundle: true,
   minify: true,
