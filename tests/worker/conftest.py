@@ -36,6 +36,11 @@ def solve(a, b, c, n):
     add_kernel[(triton.cdiv(n, 256),)](a, b, c, n, BLOCK=256)
 """
 
+# Correct, but slow enough (a second or two in solve) that a test can kill its worker mid-grading.
+SLOW = ACCEPTED.replace(
+    "def solve(a, b, c, n):\n", "def solve(a, b, c, n):\n    import time\n\n    time.sleep(1.5)\n"
+)
+
 
 class Stack:
     """A database, a broker prefix, and workers started on demand."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from app.models import Status
-from tests.worker.conftest import Stack
+from tests.worker.conftest import SLOW, Stack
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -38,7 +38,7 @@ def test_worker_killed_mid_grading_gets_exactly_one_result(
 ) -> None:
     st = stack_factory(stuck_after_s=3)
     first = st.start_worker("doomed")
-    sid = st.submit()
+    sid = st.submit(SLOW)
     st.wait_for(sid, lambda s: s.status == Status.RUNNING, timeout=90)
     os.killpg(first.pid, signal.SIGKILL)  # the worker and everything it started, mid-grading
     first.wait(10)
