@@ -69,7 +69,10 @@ def test_sign_up_solve_and_rank(page: Any, live_server: LiveServer, shots: Path)
         if page.locator(".verdict-banner").count():
             break
         if page.locator("#live-progress .stage").count():
-            stages.add(page.locator("#live-progress .stage").inner_text())
+            text = page.locator("#live-progress .stage").inner_text()
+            if text.startswith("Test") and not any(x.startswith("Test") for x in stages):
+                page.screenshot(path=str(shots / "progress.png"))
+            stages.add(text)
         page.wait_for_timeout(100)
     page.wait_for_selector(".verdict-banner", timeout=120_000)
     assert any(s.startswith(("Test", "Queued", "Compiling", "Starting")) for s in stages), stages

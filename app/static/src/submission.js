@@ -2,22 +2,34 @@
 import { followSubmission, stageText } from "./progress.js";
 
 const box = document.getElementById("live-progress");
+const ORDER = ["queued", "compiling", "testing", "benchmarking", "done"];
+
+function percent(ev, ranked) {
+  const frac = ev.total ? ev.index / ev.total : 0;
+  switch (ev.stage) {
+    case "queued": case "requeued": return 2;
+    case "starting": return 5;
+    case "compiling": return 10;
+    case "testing": return 10 + (ranked ? 55 : 88) * frac;
+    case "benchmarking": return 65 + 33 * frac;
+    case "done": return 100;
+    default: return 5;
+  }
+}
+
 if (box) {
-  const id = box.dataset.id;
+  const ranked = box.dataset.mode === "submit";
   const stage = box.querySelector(".stage");
   const bar = box.querySelector(".bar-fill");
-  followSubmission(id, (ev) => {
+  const steps = [...box.querySelectorAll(".stages li")];
+  followSubmission(box.dataset.id, (ev) => {
     stage.textContent = stageText(ev);
-    box.dataset.stage = ev.stage || "";
-    if (ev.total) {
-      const base = ev.stage === "benchmarking" ? 50 : 0;
-      const span = box.dataset.mode === "run" || ev.stage === "benchmarking" ? 50 : 50;
-      bar.style.width = `${Math.min(100, base + (span * ev.index) / ev.total)}%`;
-    } else if (ev.stage === "compiling") {
-      bar.style.width = "5%";
-    }
-  }, () => {
-    bar.style.width = "100%";
-    setTimeout(() => window.location.reload(), 300);
-  });
+    bar.style.width = `${percent(ev, ranked)}%`;
+    const at = ORDER.indexOf(ev.stage === "starting" ? "compiling" : ev.stage);
+    steps.forEach((li) => {
+      const i = ORDER.indexOf(li.dataset.stage);
+      li.classList.toggle("done", at > i);
+      li.classList.toggle("active", at === i);
+    });
+  }, () => setTimeout(() => window.location.reload(), 300));
 }
