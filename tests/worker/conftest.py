@@ -19,7 +19,7 @@ from app.cli import worker_argv
 from app.core.config import Settings
 from app.core.db import make_engine, migrate
 from app.models import Submission, SubmissionCreate, User
-from tests.conftest import FIXTURE_PROBLEMS, REDIS_URL, ROOT
+from tests.conftest import FIXTURE_PROBLEMS, PG_URL, REDIS_URL, ROOT
 
 ACCEPTED = """import triton
 import triton.language as tl
@@ -45,11 +45,20 @@ SLOW = ACCEPTED.replace(
 class Stack:
     """A database, a broker prefix, and workers started on demand."""
 
-    def __init__(self, tmp: Path, stuck_after_s: float) -> None:
+    def __init__(self, tmp: Path, stuck_after_s: float, database: str) -> None:
         self.tmp = tmp
+        self.pg_schema = ""
+        url = f"sqlite:///{tmp / 'kd.db'}"
+        if database == "postgresql":  # a deployment's database, in a schema of its own
+            import sqlalchemy as sa
+
+            self.pg_schema = f"kdw_{uuid.uuid4().hex[:10]}"
+            with sa.create_engine(PG_URL).begin() as c:
+                c.execute(sa.text(f'CREATE SCHEMA "{self.pg_schema}"'))
+            url = f"{PG_URL}?options=-csearch_path%3D{self.pg_schema}"
         self.env = {
             **os.environ,
-            "DATABASE_URL": f"sqlite:///{tmp / 'kd.db'}",
+            "DATABASE_URL": url,
             "REDIS_URL": REDIS_URL,
             "REDIS_PREFIX": f"kdtest-{uuid.uuid4().hex[:8]}:",
             "KERNELDOJO_GPU_KIND": "cpu",
@@ -142,14 +151,19 @@ class Stack:
         if keys:
             r.delete(*keys)
         self.engine.dispose()
+        if self.pg_schema:
+            import sqlalchemy as sa
+
+            with sa.create_engine(PG_URL).begin() as c:
+                c.execute(sa.text(f'DROP SCHEMA "{self.pg_schema}" CASCADE'))
 
 
 @pytest.fixture
-def stack_factory(tmp_path: Path) -> Iterator[Callable[[float], Stack]]:
+def stack_factory(tmp_path: Path) -> Iterator[Callable[..., Stack]]:
     made: list[Stack] = []
 
-    def make(stuck_after_s: float = 120) -> Stack:
-        s = Stack(tmp_path, stuck_after_s)
+    def make(stuck_after_s: float = 120, database: str = "sqlite") -> Stack:
+        s = Stack(tmp_path, stuck_after_s, database)
         made.append(s)
         return s
 

@@ -17,7 +17,8 @@ pytestmark = pytest.mark.timeout(240)
 
 
 def test_worker_grades_a_triton_submission(stack_factory: Callable[..., Stack]) -> None:
-    st = stack_factory()
+    """The deployment's shape: PostgreSQL, Redis, a worker on the `cpu` queue."""
+    st = stack_factory(database="postgresql")
     st.start_worker("w1")
     sid = st.submit()
     seen = set()
