@@ -282,7 +282,7 @@ def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
 
 
 def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
-    sys.path.insert(0, str(REPO / "tests"))
+    sys.path.append(str(REPO / "tests"))  # after the repo root: tests/worker must not shadow worker
     try:
         from adversarial.catalog import run_catalog  # type: ignore[import-not-found]
     except ImportError:
@@ -314,8 +314,12 @@ def main() -> None:
     if ns.sample:
         import dataclasses
 
-        probs = [dataclasses.replace(p, samples=tuple(s for s in p.samples if any(x in s.path.name for x in ns.sample)))
-                 for p in probs]
+        probs = [
+            dataclasses.replace(
+                p, samples=tuple(s for s in p.samples if any(x in s.path.name for x in ns.sample))
+            )
+            for p in probs
+        ]
     info = env_info()
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import ctypes
 import math
+import mmap
+import os
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,11 +89,15 @@ class SharedBuffer:
     tensor: Any
     desc: dict[str, Any]
     _ptr: int = 0
+    _mmap: Any = None
 
     def descriptor(self) -> dict[str, Any]:
         return self.desc
 
     def free(self) -> None:
+        if self._mmap is not None:
+            self.tensor = None
+            self._mmap = None  # unmapped once the last view is gone
         if self._ptr:
             self.tensor = None
             libcuda().cuMemFree_v2(self._ptr)
@@ -104,17 +111,20 @@ def create(
 
     nbytes = _nbytes(shape, dtype)
     if device == "cpu":
-        path = folder / f"{name}.buf"
-        with open(path, "wb") as f:
-            f.truncate(nbytes)
-        path.chmod(0o666)
+        # A fresh, unguessable name created exclusively and never followed through a link: the
+        # folder is writable by the submission, and the referee may run as root.
+        path = folder / f"{name}-{secrets.token_hex(8)}.buf"
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+        try:
+            os.ftruncate(fd, nbytes)
+            os.fchmod(fd, 0o666)
+            mm = mmap.mmap(fd, nbytes, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        finally:
+            os.close(fd)
         numel = math.prod(shape)
-        t = torch.from_file(str(path), shared=True, size=numel, dtype=_torch_dtype(dtype)).view(
-            shape
-        )
-        return SharedBuffer(
-            t, {"kind": "file", "path": path.name, "shape": list(shape), "dtype": dtype}
-        )
+        t = torch.frombuffer(mm, dtype=_torch_dtype(dtype), count=numel).view(shape)
+        desc = {"kind": "file", "path": path.name, "shape": list(shape), "dtype": dtype}
+        return SharedBuffer(t, desc, _mmap=mm)
     lib = libcuda()
     ptr = ctypes.c_uint64()
     _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), "cuMemAlloc")

@@ -34,7 +34,9 @@ _FORBIDDEN = [
     ),
     (
         re.compile(
-            r"^(dlopen|dlsym|dlmopen|fork|vfork|execv|execve|execl|system|popen|ptrace|clone)$"
+            r"^(dlopen|dlsym|dlvsym|dlmopen|dlinfo|_dl_\w+|__libc_dlopen_mode|__libc_dlsym|fork|vfork|"
+            r"exec\w*|posix_spawnp?|system|popen|ptrace|clone|clone3|syscall|prctl|"
+            r"process_vm_\w+|socket|connect)$"
         ),
         "a process or dynamic-loading call",
     ),

@@ -38,6 +38,9 @@ MAX_SOURCE_BYTES = 256 << 10
 RUNNER_START_S = 120.0
 BENCH_BUDGET_S = 4.0
 PING_COUNT = 20
+# No honest kernel beats the measured ceilings by 25% (a read-only kernel can exceed the
+# read+write copy bandwidth by a few percent, not more).
+SOL_GUARD = 0.8
 Progress = Callable[[dict[str, Any]], None]
 
 
@@ -83,6 +86,7 @@ def grade(
             problem, source, language, dev, mode, on_progress or (lambda e: None), workdir
         )
         session.runner = runner
+        session.pool = pool
         try:
             return session.run()
         except Exception as e:  # a bug of ours: report it, never crash the worker
@@ -118,6 +122,7 @@ class _Session:
         self.deadline = time.monotonic() + problem.limits.total_s
         self.first_call = True
         self.flusher: timing.L2Flusher | None = None
+        self.pool: RunnerPool | None = None
 
     # -- phases -----------------------------------------------------------------------------
     def run(self) -> GradeResult:
@@ -130,6 +135,9 @@ class _Session:
             self._load(lib)
             self._tests()
             if self.mode == "submit" and self.dev == "cuda":
+                if self.pool is not None:
+                    # No runner of the pool may be starting (import, CUDA context) while timing.
+                    self.pool.settle(RUNNER_START_S)
                 self._benchmarks()
             self.result.verdict = Verdict.ACCEPTED
         except Stop as s:
@@ -193,9 +201,10 @@ class _Session:
                 int(self.problem.limits.total_s * 2) + 60,
             )
             self.runner = RunnerClient(self.workdir, self.dev, limits, runner_env(self.dev))
-        msg = self._recv(RUNNER_START_S, "starting")
-        if msg.get("op") != "ready":
-            raise Stop(Verdict.INTERNAL_ERROR, f"the runner did not start: {msg}")
+        try:
+            self.runner.wait_ready(RUNNER_START_S)
+        except (RunnerDied, RunnerTimeout) as e:
+            raise Stop(Verdict.INTERNAL_ERROR, f"the runner did not start: {e}") from e
         self._phase("sandbox_start", t0)
         if self.dev == "cuda":
             self._calibrate()
@@ -213,9 +222,8 @@ class _Session:
         for _ in range(PING_COUNT):
             self.flusher.flush()
             torch.cuda.synchronize()
-            self.runner.thaw()
             t = time.perf_counter()
-            self._request(5.0, "calibrating", op="ping")
+            self._request(5.0, "calibrating", thaw_last=True, op="ping")
             walls.append((time.perf_counter() - t) * 1e3)
             self.runner.freeze()
         self.runner.thaw()
@@ -323,8 +331,10 @@ class _Session:
 
     def _call(self, key: str, timed: bool) -> dict[str, Any]:
         lim = self.problem.limits
-        if timed:  # warmed up: no JIT left, one message
-            msg = self._request(self._left(lim.call_s), "running", op="call", case=key, timed=True)
+        if timed:  # warmed up: no JIT left, one message; the runner is thawed once it is sent
+            msg = self._request(
+                self._left(lim.call_s), "running", thaw_last=True, op="call", case=key, timed=True
+            )
         else:
             # A Triton kernel compiles during its first call on a GPU: the host part of the call
             # (until "launched") may take the compile limit; the device part only the call limit.
@@ -336,7 +346,12 @@ class _Session:
         self.first_call = False
         self._raise_if_error(msg)
         if msg.get("op") != "done":
-            raise Stop(Verdict.INTERNAL_ERROR, "unexpected answer from the runner")
+            # Only the submission can put the runner's protocol out of step (its process writes
+            # on the control pipe): that is tampering with the harness, not a judge failure.
+            raise Stop(
+                Verdict.REJECTED,
+                "the runner's replies were out of order: the submission interfered with the harness",
+            )
         return msg
 
     def _left(self, limit: float) -> float:
@@ -418,17 +433,27 @@ class _Session:
             flusher.flush()
         torch.cuda.synchronize()
         assert self.runner is not None
-        self.runner.thaw()
+        # The clock starts while the runner is still frozen and the call is already in its pipe:
+        # nothing the submission does after the thaw escapes the referee's wall clock.
         t = time.perf_counter()
         msg = self._call(key, timed=True)
         wall = (time.perf_counter() - t) * 1e3
         self.runner.freeze()
+        # At once, before anything else: outputs at secret positions. A "done" sent before the
+        # work finished (a forged message, work left on another stream) shows as poison here.
+        probes = self._probe(bufs, expected)
         snapshot = {a.name: bufs[a.name].tensor.clone() for a in self.problem.outputs}
         ok, message, _ = self._check(bufs, expected, scales)
         if not ok:
             raise Stop(
                 Verdict.WRONG_ANSWER,
                 f"benchmark {case.name}: a timed run gave a wrong result: {message}",
+            )
+        if any(bool(torch.isnan(p).any()) for p in probes):
+            raise Stop(
+                Verdict.REJECTED,
+                f"benchmark {case.name}: outputs were still unwritten when solve reported "
+                "completion (work finished outside the timed call)",
             )
         torch.cuda.synchronize()
         time.sleep(max(0.001, 2 * wall / 1e3))
@@ -443,6 +468,21 @@ class _Session:
         if not isinstance(ms, float | int) or ms != ms or ms < 0:
             raise Stop(Verdict.REJECTED, "the runner reported no valid time for a timed call")
         return float(ms), wall
+
+    def _probe(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]) -> list[Any]:
+        """Copies of a few float outputs at random positions where the answer is finite."""
+        import torch
+
+        probes = []
+        for a in self.problem.outputs:
+            out = bufs[a.name].tensor.view(-1)
+            if not out.is_floating_point():
+                continue
+            idx = torch.randint(0, out.numel(), (64,), device=out.device)
+            values = out[idx].clone()
+            finite = torch.isfinite(expected[a.name].reshape(-1).to(out.device)[idx])
+            probes.append(values[finite])
+        return probes
 
     def _bench_case(
         self, case: Case, key: str, bufs: dict[str, buffers.SharedBuffer], flusher: timing.L2Flusher
@@ -465,12 +505,15 @@ class _Session:
         st = timing.stats(times)
         wall_med = statistics.median(walls)
         # The runner's clock runs in untrusted code: the referee's own clock must agree with it.
-        honest_floor = 0.8 * (wall_med - self.overhead_ms) - 0.05
-        if st.median < honest_floor:
+        # The referee's wall clock carries ~0.1 ms of scheduling noise around its calibrated
+        # overhead (seen on an H100), so only a gross disagreement is called forgery; the
+        # speed-of-light bound below catches a forged time that is merely too good.
+        referee_ms = wall_med - self.overhead_ms
+        if st.median < 0.5 * referee_ms - 0.1:
             raise Stop(
                 Verdict.REJECTED,
                 f"benchmark {case.name}: reported {st.median:.4f} ms, but the "
-                f"referee measured {wall_med - self.overhead_ms:.4f} ms: the timer was tampered with",
+                f"referee measured {referee_ms:.4f} ms: the timer was tampered with",
             )
         flops, nbytes = self.problem.roofline.counts(case.params)
         bw = timing.ceiling("copy")
@@ -478,6 +521,12 @@ class _Session:
         t_mem = nbytes / bw * 1e3
         t_cmp = flops / peak * 1e3 if peak else 0.0
         sol_ms = max(t_mem, t_cmp)
+        if st.median < SOL_GUARD * sol_ms:
+            raise Stop(
+                Verdict.REJECTED,
+                f"benchmark {case.name}: reported {st.median:.4f} ms, faster than this GPU's measured "
+                f"speed of light ({sol_ms:.4f} ms): the time cannot be true",
+            )
         clocks = {
             "before": clocks_before,
             "after": clocks_after,
@@ -501,10 +550,12 @@ class _Session:
         )
 
     # -- plumbing ---------------------------------------------------------------------------
-    def _request(self, timeout_s: float, what: str, **msg: Any) -> dict[str, Any]:
+    def _request(
+        self, timeout_s: float, what: str, thaw_last: bool = False, **msg: Any
+    ) -> dict[str, Any]:
         assert self.runner is not None
         try:
-            self.runner.send(**msg)
+            self.runner.send(thaw_last=thaw_last, **msg)
         except RunnerDied as e:
             raise Stop(Verdict.RUNTIME_ERROR, f"while {what}: {e.message}") from e
         return self._recv(timeout_s, what)

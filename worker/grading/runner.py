@@ -220,7 +220,13 @@ def classify(e: BaseException, filename: str) -> tuple[str, str]:
             "compile_error",
             f"{type(e.__cause__).__name__}: {e.__cause__} (in a @triton.jit kernel)",
         )
-    if name == "OutOfMemoryError" or "out of memory" in str(e).lower():
+    text = str(e).lower()
+    if (
+        isinstance(e, MemoryError)
+        or name == "OutOfMemoryError"
+        or "out of memory" in text
+        or "allocate memory" in text
+    ):
         return "memory_limit_exceeded", _submission_traceback(e, filename)
     return "runtime_error", _submission_traceback(e, filename)
 

@@ -79,6 +79,15 @@ class RunnerPool:
         self._fill()
         return client
 
+    def settle(self, timeout_s: float) -> None:
+        """Wait until every runner started ahead of demand has finished starting."""
+        for client in list(self._ready):
+            try:
+                client.wait_ready(timeout_s)
+            except (RunnerDied, RunnerTimeout):
+                self._ready.remove(client)
+                client.close()
+
     def close(self) -> None:
         while self._ready:
             self._ready.popleft().close()
@@ -99,7 +108,11 @@ class RunnerClient:
         p2c_r, self._p2c_w = os.pipe()
         self._c2p_r, c2p_w = os.pipe()
         self.log_path = workdir / "output.log"
-        log = open(self.log_path, "wb")  # noqa: SIM115 - handed to the child
+        # The work folder is writable by the submission: the log is opened once, by descriptor,
+        # never by name again (a symlink planted there must not make the referee read a host file).
+        self._log_fd = os.open(
+            self.log_path, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644
+        )
         wd = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
         argv = [
             sys.executable,
@@ -117,22 +130,33 @@ class RunnerClient:
         policy = sandbox.Policy(workdir=workdir, gpu=device == "cuda", env=env, limits=limits)
         try:
             self.proc = sandbox.Process(
-                argv, policy, stdout=log.fileno(), stderr=log.fileno(), pass_fds=(p2c_r, c2p_w)
+                argv, policy, stdout=self._log_fd, stderr=self._log_fd, pass_fds=(p2c_r, c2p_w)
             )
         finally:
             os.close(p2c_r)
             os.close(c2p_w)
-            log.close()
         self._buf = b""
         self.frozen = False
 
-    def send(self, **msg: Any) -> None:
-        if self.frozen:
+    def wait_ready(self, timeout_s: float) -> None:
+        """Block until the runner has imported torch and initialised its device."""
+        if self.ready:
+            return
+        msg = self.recv(timeout_s)
+        if msg.get("op") != "ready":
+            raise RunnerDied(f"unexpected first message from the runner: {msg}")
+        self.ready = True
+
+    def send(self, *, thaw_last: bool = False, **msg: Any) -> None:
+        """Write one message; a frozen runner is thawed first, or just after (``thaw_last``)."""
+        if self.frozen and not thaw_last:
             self.thaw()
         try:
             os.write(self._p2c_w, (json.dumps(msg) + "\n").encode())
         except BrokenPipeError as e:
             raise RunnerDied(self._death()) from e
+        if self.frozen:
+            self.thaw()
 
     def recv(self, timeout_s: float) -> dict[str, Any]:
         deadline = time.monotonic() + timeout_s
@@ -184,8 +208,7 @@ class RunnerClient:
 
     def output(self, limit: int = 16 << 10) -> str:
         try:
-            with open(self.log_path, "rb") as f:
-                data = f.read(limit + 1)
+            data = os.pread(self._log_fd, limit + 1, 0)
         except OSError:
             return ""
         text = data[:limit].decode("utf-8", "replace")
@@ -195,7 +218,8 @@ class RunnerClient:
         with contextlib.suppress(OSError):
             os.close(self._p2c_w)
         self.proc.kill()
-        with contextlib.suppress(OSError):
-            os.close(self._c2p_r)
+        for fd in (self._c2p_r, self._log_fd):
+            with contextlib.suppress(OSError):
+                os.close(fd)
         if self.owns_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)

@@ -233,7 +233,9 @@ class Process:
         pass_fds: Sequence[int] = (),
     ) -> None:
         cmd = command(argv, policy)
-        env = None if mode() != "off" else plain_env(policy)
+        # bwrap itself stays alive as PID 1 of the sandbox, where /proc/1/environ is readable:
+        # it must not inherit the worker's environment (--clearenv only cleans its child's).
+        env = {"PATH": "/usr/bin:/bin"} if mode() != "off" else plain_env(policy)
         self.popen = subprocess.Popen(
             cmd,
             stdin=stdin if stdin is not None else subprocess.DEVNULL,
@@ -289,18 +291,20 @@ def run(
     argv: Sequence[str], policy: Policy, timeout_s: float, max_output: int = 64 << 10
 ) -> tuple[int | None, str, bool]:
     """Run to completion: (exit code or None if killed, combined output capped, timed_out)."""
-    out_path = policy.workdir / ".out"
-    with open(out_path, "wb") as out:
-        proc = Process(argv, policy, stdout=out.fileno(), stderr=subprocess.STDOUT)
+    out_path = policy.workdir / f".out-{os.getpid()}-{time.monotonic_ns()}"
+    fd = os.open(out_path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    try:
+        proc = Process(argv, policy, stdout=fd, stderr=subprocess.STDOUT)
         try:
             code: int | None = proc.popen.wait(timeout=timeout_s)
             timed_out = False
         except subprocess.TimeoutExpired:
             code, timed_out = None, True
         proc.kill()
-    with open(out_path, "rb") as f:
-        data = f.read(max_output + 1)
-    out_path.unlink(missing_ok=True)
+        data = os.pread(fd, max_output + 1, 0)
+    finally:
+        os.close(fd)
+        out_path.unlink(missing_ok=True)
     text = data[:max_output].decode("utf-8", "replace")
     if len(data) > max_output:
         text += "\n[output truncated]"

@@ -1,0 +1,42 @@
+# expect: time_limit_exceeded
+"""Bug: the key loop is a `while` whose position is never advanced, so it never ends. The loop
+stores every iteration and its condition depends on the run-time s, so the compiler can neither
+drop it nor prove it finite: the kernel spins until the judge's time limit."""
+
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def attn_kernel(q_ptr, k_ptr, v_ptr, o_ptr, s, sm_scale, D: tl.constexpr, BLOCK_M: tl.constexpr,
+                BLOCK_N: tl.constexpr):
+    base = tl.program_id(1).to(tl.int64) * s * D
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, D)
+    o_ptrs = o_ptr + base + rows[:, None] * D + cols[None, :]
+    q = tl.load(q_ptr + base + rows[:, None] * D + cols[None, :], mask=rows[:, None] < s, other=0.0)
+    m = tl.full((BLOCK_M,), float("-inf"), dtype=tl.float32)
+    l = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, D), dtype=tl.float32)
+    n0 = 0
+    while n0 < s:  # BUG: n0 is never advanced
+        keys = n0 + tl.arange(0, BLOCK_N)
+        kmask = keys < s
+        k = tl.load(k_ptr + base + keys[:, None] * D + cols[None, :], mask=kmask[:, None], other=0.0)
+        v = tl.load(v_ptr + base + keys[:, None] * D + cols[None, :], mask=kmask[:, None], other=0.0)
+        scores = tl.where(kmask[None, :], tl.dot(q, tl.trans(k)) * sm_scale, float("-inf"))
+        m_new = tl.maximum(m, tl.max(scores, axis=1))
+        p = tl.exp(scores - m_new[:, None])
+        alpha = tl.exp(m - m_new)
+        l = l * alpha + tl.sum(p, axis=1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.float16), v)
+        m = m_new
+        tl.store(o_ptrs, (acc / l[:, None]).to(tl.float16), mask=rows[:, None] < s)
+
+
+def solve(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, o: torch.Tensor, b: int, h: int, s: int, d: int):
+    grid = (triton.cdiv(s, 32), b * h)
+    attn_kernel[grid](q, k, v, o, s, 1.0 / math.sqrt(d), D=d, BLOCK_M=32, BLOCK_N=32)

@@ -1,0 +1,42 @@
+// expect: wrong_answer
+// Bug: gives each of the 256 threads exactly cols / 256 consecutive columns, so the last
+// cols % 256 columns of every row are ignored (and rows shorter than 256 get nothing).
+// Right only when cols is a multiple of 256.
+#include <cuda_runtime.h>
+#include <math.h>
+
+constexpr int THREADS = 256;
+
+__global__ void softmax_kernel(const float* x, float* y, int cols) {
+    __shared__ float s[THREADS];
+    const float* xr = x + (size_t)blockIdx.x * cols;
+    float* yr = y + (size_t)blockIdx.x * cols;
+    int per = cols / THREADS;
+    int begin = threadIdx.x * per;
+
+    float m = -INFINITY;
+    for (int k = 0; k < per; ++k) m = fmaxf(m, xr[begin + k]);
+    s[threadIdx.x] = m;
+    __syncthreads();
+    for (int stride = THREADS / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) s[threadIdx.x] = fmaxf(s[threadIdx.x], s[threadIdx.x + stride]);
+        __syncthreads();
+    }
+    float row_max = s[0];
+    __syncthreads();
+
+    float sum = 0.0f;
+    for (int k = 0; k < per; ++k) sum += expf(xr[begin + k] - row_max);
+    s[threadIdx.x] = sum;
+    __syncthreads();
+    for (int stride = THREADS / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) s[threadIdx.x] += s[threadIdx.x + stride];
+        __syncthreads();
+    }
+    float inv_sum = 1.0f / s[0];
+    for (int k = 0; k < per; ++k) yr[begin + k] = expf(xr[begin + k] - row_max) * inv_sum;
+}
+
+extern "C" void solve(const float* x, float* y, int rows, int cols) {
+    softmax_kernel<<<rows, THREADS>>>(x, y, cols);
+}

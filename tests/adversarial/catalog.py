@@ -1,0 +1,878 @@
+"""Hostile submissions and what the judge must make of them, on the CPU and on a GPU.
+
+Every file under ``submissions/<class>/`` is listed here once with the problem it attacks,
+its threat class (THREATS.md), and the expected outcome on each device:
+
+* a verdict (``wrong_answer``, ``rejected``...), or several separated by ``|``;
+* ``not_accepted``: any verdict but ``accepted``;
+* ``accepted_truthful``: accepted is the right answer, because the submission only *tries*
+  something (read a secret, reach the network) and computes honestly when the attempt fails;
+  it writes garbage when the attempt succeeds, so "accepted" proves that the defence held;
+* ``None``: not meaningful on that device (not graded there).
+
+Some entries also name host-side ``checks`` run after grading (no secret in the result, no
+process left behind, no file written outside the sandbox, the host canary untouched...).
+
+``run_catalog(device)`` grades them all through ``worker.grading.grader.grade`` (mode
+"submit": on a GPU that includes the timed benchmark path) and returns table rows and the
+number of unexpected outcomes. On the CPU each problem is cut down to a few small
+interpreter cases (a grading costs seconds there); on a GPU the problem runs in full.
+
+``hole`` marks a known weakness of the judge (see SECURITY.md): the row shows it, but it is
+not counted as a failure, and the pytest suite marks it xfail. Remove the mark once fixed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import glob
+import json
+import os
+import secrets
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from worker.grading import sandbox
+
+HERE = Path(__file__).resolve().parent
+SUBMISSIONS = HERE / "submissions"
+REPO = HERE.parents[1]
+
+CANARY = "/tmp/kerneldojo-adversarial-canary"  # also named in submissions/escape/buffer_symlink.py
+ESCAPE_MARKER = "kerneldojo-adversarial-escape-marker"  # escape/write_outside.py
+LEFTOVER_NAME = "kdadvleftover"  # resources/daemon.py, resources/fork_flood.py
+SECRET_NAME = "KERNELDOJO_TEST_SECRET"
+
+VA_FEW = ("n = 3", "n = 1025", "n = 100003 (prime), wide range of magnitudes")
+
+CLASSES = {
+    "replay": 1,
+    "deferred": 2,
+    "forgery": 3,
+    "peeking": 4,
+    "tampering": 5,
+    "detection": 6,
+    "tolerance": 7,
+    "shortcuts": 8,
+    "resources": 9,
+    "escape": 10,
+    "faults": 11,
+}
+
+
+def _root_worker(_device: str) -> str | None:
+    if os.geteuid() == 0:
+        return (
+            "the worker runs as root: bwrap's user namespace maps root onto the sandbox uid, "
+            "so root-owned host files under the read-only /etc are readable in the sandbox"
+        )
+    return None
+
+
+def _cpu_only(reason: str) -> Callable[[str], str | None]:
+    return lambda device: reason if device == "cpu" else None
+
+
+def _gpu_only(reason: str) -> Callable[[str], str | None]:
+    return lambda device: reason if device != "cpu" else None
+
+
+def _always(reason: str) -> Callable[[str], str | None]:
+    return lambda device: reason
+
+
+@dataclass(frozen=True)
+class Entry:
+    path: str  # relative to submissions/
+    problem: str
+    cpu: str | None
+    gpu: str | None
+    note: str = ""
+    cases: tuple[str, ...] | None = None  # CPU test cases by name (repeats allowed)
+    checks: tuple[str, ...] = ()
+    limits: dict[str, Any] = field(default_factory=dict)  # overrides, on every device
+    hole: Callable[[str], str | None] | None = None
+
+    @property
+    def threat(self) -> str:
+        return self.path.split("/")[0]
+
+    @property
+    def language(self) -> str:
+        return "cuda" if self.path.endswith(".cu") else "triton"
+
+    def expected(self, device: str) -> str | None:
+        return self.cpu if device == "cpu" else self.gpu
+
+
+E = Entry
+CATALOG: list[Entry] = [
+    # 1. replay --------------------------------------------------------------------------------
+    E(
+        "replay/shape_cache.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "output cached per n, replayed on the next call of the same size",
+        cases=("n = 1025", "n = 1025"),
+    ),
+    E(
+        "replay/checksum_cache.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "checksum-keyed cache must never hit: fresh inputs on every call",
+        cases=("n = 1025", "n = 1025", "n = 1025"),
+    ),
+    E("replay/stale_buffer.cu", "vector-add", None, "wrong_answer", "device copy of an old result"),
+    E(
+        "replay/shape_cache.cu",
+        "vector-add",
+        None,
+        "wrong_answer",
+        "skips the kernel when the pointers repeat (the benchmark reuses its buffers)",
+    ),
+    # 2. deferred work -------------------------------------------------------------------------
+    E(
+        "deferred/late_thread.py",
+        "vector-add",
+        "wrong_answer|rejected",
+        "wrong_answer|rejected",
+        "kernel launched by a thread 0.3 s after solve returned",
+    ),
+    E(
+        "deferred/side_stream.py",
+        "vector-add",
+        "accepted",
+        "accepted",
+        "side stream without sync: the device-wide synchronize puts it inside the timed window",
+    ),
+    E(
+        "deferred/thaw_race.py",
+        "vector-add",
+        "accepted",
+        "not_accepted",
+        "launches from a thread right after SIGCONT, before the start event: wall-clock cross-check",
+    ),
+    E(
+        "deferred/late_host_thread.cu",
+        "vector-add",
+        None,
+        "wrong_answer|rejected",
+        "std::thread launches 300 ms after solve returned",
+    ),
+    E(
+        "deferred/nonblocking_stream.cu",
+        "vector-add",
+        None,
+        "accepted",
+        "non-blocking stream: cudaDeviceSynchronize in the runner covers it",
+    ),
+    # 3. forgery -------------------------------------------------------------------------------
+    E(
+        "forgery/patch_timer.py",
+        "vector-add",
+        "accepted",
+        "rejected",
+        "torch.cuda.Event.elapsed_time patched to 0.0001 ms: wall-clock cross-check",
+    ),
+    E(
+        "forgery/fake_done_late.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "forged 'done' on the control pipe, real one swallowed, work done 0.3 s later",
+    ),
+    E(
+        "forgery/fake_done_async.py",
+        "vector-add",
+        "accepted",
+        "not_accepted",
+        "forged 'done' written right after an async launch: the referee's clock stops early "
+        "(suspected hole on a GPU: see SECURITY.md)",
+    ),
+    E(
+        "forgery/claim_accepted.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "the runner answers error/verdict=accepted",
+    ),
+    E(
+        "forgery/exit_early.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "os._exit(0) in solve",
+    ),
+    E(
+        "forgery/sys_exit.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "SystemExit(0) in solve",
+    ),
+    E("forgery/exit_early.cu", "vector-add", "not_run", "runtime_error", "exit(0) in solve"),
+    E(
+        "forgery/fake_done.cu",
+        "vector-add",
+        None,
+        "not_accepted",
+        "forged 'done' from C++ before the kernel; the late real 'done' desynchronises the protocol",
+    ),
+    # 4. peeking -------------------------------------------------------------------------------
+    E(
+        "peeking/environ_proc.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "worker secret in os.environ or /proc/*/environ|cmdline",
+        checks=("no_secret",),
+    ),
+    E(
+        "peeking/files_and_memory.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "reference.py / problem.toml / expected outputs in files or in the heap",
+    ),
+    E(
+        "peeking/log_symlink.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "output.log replaced by a symlink to /proc/self/environ, which the referee reads back",
+        checks=("no_secret", "no_worker_environ"),
+    ),
+    E(
+        "peeking/environ_files.cu",
+        "vector-add",
+        None,
+        "accepted_truthful",
+        "getenv, /proc/1/environ, reference.py from C++",
+        checks=("no_secret",),
+    ),
+    # 5. input tampering -----------------------------------------------------------------------
+    E(
+        "tampering/inputs_match_output.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "c := 7, a := 7, b := 0 so the buffers agree",
+    ),
+    E(
+        "tampering/zero_everything.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "a = b = c = 0",
+    ),
+    E(
+        "tampering/inputs_match_output.cu",
+        "vector-add",
+        None,
+        "wrong_answer",
+        "const_cast: c := 1, a := 1, b := 0",
+    ),
+    # 6. detection -----------------------------------------------------------------------------
+    E(
+        "detection/large_n.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "half the work for n >= 2^20",
+        cases=("n = 3", "n = 1025", "n = 2^20"),
+    ),
+    E(
+        "detection/call_count.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "honest for 3 calls, then half the outputs",
+        cases=("n = 1", "n = 3", "n = 127", "n = 1024", "n = 1025"),
+    ),
+    E(
+        "detection/timed_call.py",
+        "vector-add",
+        "accepted",
+        "wrong_answer",
+        "reads the runner's request from the stack; cheats only in timed calls",
+    ),
+    E("detection/large_n.cu", "vector-add", None, "wrong_answer", "half the work for n >= 2^22"),
+    E(
+        "detection/call_count.cu",
+        "vector-add",
+        None,
+        "wrong_answer",
+        "honest for 13 calls (the tests), nothing afterwards (the benchmark)",
+    ),
+    # 7. tolerance gaming ----------------------------------------------------------------------
+    E("tolerance/all_zeros.py", "vector-add", "wrong_answer", "wrong_answer", "c = 0"),
+    E(
+        "tolerance/fp16_math.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "computed in float16",
+    ),
+    E(
+        "tolerance/every_other.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "odd elements approximated by a",
+    ),
+    E(
+        "tolerance/softmax_uniform.py",
+        "softmax",
+        "wrong_answer",
+        "wrong_answer",
+        "y = 1/cols",
+        cases=("3 x 1000", "7 x 1025"),
+    ),
+    E("tolerance/bf16_math.cu", "vector-add", None, "wrong_answer", "rounded through bfloat16"),
+    E("tolerance/partial_write.cu", "vector-add", None, "wrong_answer", "last 1% never written"),
+    # 8. shortcuts -----------------------------------------------------------------------------
+    E("shortcuts/torch_add.py", "vector-add", "rejected", "rejected", "torch.add(out=c)"),
+    E("shortcuts/copy_of_sum.py", "vector-add", "rejected", "rejected", "c.copy_(a + b)"),
+    E(
+        "shortcuts/numpy_host.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "NumPy on the CPU views of the tensors (GPU: .cpu() copy, refused)",
+        hole=_cpu_only(
+            "the torch rule only sees torch operators: NumPy on tensor.numpy() "
+            "views computes unseen under the CPU interpreter"
+        ),
+    ),
+    E(
+        "shortcuts/disable_rules.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "steps out of the rule's TorchDispatchMode, then torch.add",
+        hole=_always(
+            "the library rule runs inside the submission's process and can be "
+            "switched off (documented in rules.py)"
+        ),
+    ),
+    E(
+        "shortcuts/softmax_torch.py",
+        "softmax",
+        "rejected",
+        "rejected",
+        "torch.softmax",
+        cases=("3 x 1000",),
+    ),
+    E(
+        "shortcuts/matmul_torch.py",
+        "matmul",
+        "rejected",
+        "rejected",
+        "torch.mm (cuBLAS)",
+        cases=None,
+    ),
+    E(
+        "shortcuts/cublas_sgemm.cu",
+        "matmul",
+        "rejected",
+        "rejected",
+        "cublasSgemm_v2 declared by hand",
+    ),
+    E("shortcuts/dlopen_cublas.cu", "matmul", "rejected", "rejected", "dlopen + dlsym of cuBLAS"),
+    E(
+        "shortcuts/dlvsym_cublas.cu",
+        "matmul",
+        "rejected",
+        "rejected",
+        "dlvsym fetches dlopen/dlsym, which load cuBLAS: no forbidden name in the object",
+    ),
+    E("shortcuts/thrust_transform.cu", "vector-add", "rejected", "rejected", "thrust::transform"),
+    # 9. resource attacks ----------------------------------------------------------------------
+    E(
+        "resources/busy_loop.py",
+        "vector-add",
+        "time_limit_exceeded",
+        "time_limit_exceeded",
+        "host infinite loop",
+        cases=("n = 3",),
+        limits={"call_s": 3.0},
+    ),
+    E("resources/busy_loop.cu", "vector-add", None, "time_limit_exceeded", "GPU infinite loop"),
+    E(
+        "resources/daemon.py",
+        "vector-add",
+        "accepted",
+        "accepted",
+        "double fork + setsid daemon sleeping 600 s",
+        checks=("no_leftover",),
+    ),
+    E(
+        "resources/fork_flood.py",
+        "vector-add",
+        "accepted",
+        "accepted",
+        "200 sleeping children (bounded fork bomb)",
+        checks=("no_leftover",),
+    ),
+    E(
+        "resources/fill_disk.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "1 GiB file in the work folder: RLIMIT_FSIZE",
+        cases=("n = 3",),
+    ),
+    E(
+        "resources/host_memory.py",
+        "vector-add",
+        "memory_limit_exceeded|runtime_error",
+        "memory_limit_exceeded|runtime_error",
+        "100 GiB bytearray",
+        cases=("n = 3",),
+        hole=_gpu_only(
+            "no host memory limit for GPU runners (RLIMIT_AS is off because of the "
+            "CUDA driver's reservations; no cgroup memory limit)"
+        ),
+    ),
+    E(
+        "resources/device_memory.py",
+        "vector-add",
+        "memory_limit_exceeded|runtime_error",
+        "memory_limit_exceeded",
+        "torch.empty of 400 GiB",
+        cases=("n = 3",),
+    ),
+    E(
+        "resources/stdout_flood.py",
+        "vector-add",
+        "accepted",
+        "accepted",
+        "100 MB on stdout",
+        checks=("stdout_capped",),
+    ),
+    E(
+        "resources/compile_bomb.cu",
+        "vector-add",
+        "compile_error",
+        "compile_error",
+        "macro expansion to 2^40 tokens",
+        limits={"compile_s": 15.0},
+    ),
+    # 10. escape -------------------------------------------------------------------------------
+    E(
+        "escape/network.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "Redis, PostgreSQL, web app on loopback; 1.1.1.1 TCP/UDP",
+    ),
+    E(
+        "escape/network.cu",
+        "vector-add",
+        None,
+        "accepted_truthful",
+        "Redis, PostgreSQL, 1.1.1.1 from C++",
+    ),
+    E(
+        "escape/write_outside.py",
+        "vector-add",
+        "accepted",
+        "accepted",
+        "marker files in /work, /root, /etc, /tmp, the venv...",
+        checks=("no_escape_marker",),
+    ),
+    E(
+        "escape/buffer_symlink.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "symlinks planted where the referee will create the next case's buffer files",
+        checks=("canary",),
+    ),
+    E(
+        "escape/read_host_secrets.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "/etc/shadow, ssh host keys, the worker's home, the problems folder",
+        hole=_root_worker,
+    ),
+    E(
+        "escape/kill_everything.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "kill(-1), kill(1), kill(ppid) with SIGKILL",
+        cases=("n = 3",),
+        checks=("worker_alive",),
+    ),
+    E(
+        "escape/include_reference.cu",
+        "vector-add",
+        "compile_error",
+        "compile_error",
+        "#include of the problem's reference.py",
+        checks=("no_reference_text",),
+    ),
+    E(
+        "escape/include_shadow.cu",
+        "vector-add",
+        "compile_error",
+        "compile_error",
+        "#include </etc/shadow>: its lines quoted in the compiler's errors",
+        checks=("no_shadow_text",),
+        hole=_root_worker,
+    ),
+    # 11. faults -------------------------------------------------------------------------------
+    E(
+        "faults/segfault.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "ctypes.string_at(0)",
+        cases=("n = 3",),
+    ),
+    E(
+        "faults/abort.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "os.abort()",
+        cases=("n = 3",),
+    ),
+    E(
+        "faults/bad_pointer_kernel.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "Triton load at offset 2^40",
+        cases=("n = 3",),
+    ),
+    E("faults/illegal_address.cu", "vector-add", None, "runtime_error", "wild device store"),
+    E("faults/device_trap.cu", "vector-add", None, "runtime_error", "__trap()"),
+    E("faults/host_segfault.cu", "vector-add", None, "runtime_error", "host null write in solve"),
+]
+
+DEFAULT_CPU_CASES = {"vector-add": VA_FEW}
+
+
+# -- host-side checks ---------------------------------------------------------------------
+@dataclass
+class Context:
+    secret: str
+    shadow_lines: list[str]
+
+
+def _leftovers() -> list[int]:
+    pids = []
+    for comm in glob.glob("/proc/[0-9]*/comm"):
+        try:
+            with open(comm) as f:
+                if f.read().strip() == LEFTOVER_NAME:
+                    pids.append(int(comm.split("/")[2]))
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
+def _escape_markers() -> list[str]:
+    dirs = [
+        "/",
+        "/work",
+        str(REPO),
+        str(REPO.parent),
+        "/root",
+        "/etc",
+        "/usr",
+        "/usr/local",
+        "/opt",
+        "/var",
+        "/var/tmp",
+        "/tmp",
+        "/home",
+        str(REPO / "worker"),
+        str(REPO / "worker" / "grading"),
+        str(REPO / ".venv"),
+        str(REPO / "problems" / "vector-add"),
+    ]
+    found = []
+    for d in dirs:
+        for suffix in ("", ".link"):
+            p = os.path.join(d, ESCAPE_MARKER + suffix)
+            if os.path.lexists(p):
+                found.append(p)
+    # the work folders the referee created live under the host's temp dir
+    found += glob.glob(f"/tmp/kerneldojo-*/../{ESCAPE_MARKER}")
+    return found
+
+
+# Variables the sandbox sets itself (sandbox.command) or passes through: not a leak if seen.
+_SANDBOX_KEYS = {
+    "PATH",
+    "HOME",
+    "PYTHONPATH",
+    "PYTHONDONTWRITEBYTECODE",
+    "TRITON_CACHE_DIR",
+    "LANG",
+    "TRITON_INTERPRET",
+    *sandbox._PASS_ENV,  # what the sandbox passes through on purpose
+    "PWD",
+    "SHLVL",
+    "_",
+}
+
+
+def _worker_environ() -> list[str]:
+    """KEY=VALUE entries of this process's environment (as /proc/self/environ shows it)."""
+    try:
+        with open("/proc/self/environ", "rb") as f:
+            raw = f.read().decode("utf-8", "replace").split("\0")
+    except OSError:
+        raw = []
+    raw += [f"{k}={v}" for k, v in os.environ.items()]
+    return sorted(
+        {
+            kv
+            for kv in raw
+            if "=" in kv and kv.split("=", 1)[0] not in _SANDBOX_KEYS and len(kv) >= 12
+        }
+    )
+
+
+def _prepare_canary() -> None:
+    p = Path(CANARY)
+    if p.is_symlink() or p.exists():
+        p.unlink()
+    p.write_bytes(b"canary: must stay exactly like this\n")
+    p.chmod(0o600)
+
+
+def _canary_intact() -> str | None:
+    p = Path(CANARY)
+    try:
+        st = p.lstat()
+        data = p.read_bytes()
+    except OSError as e:
+        return f"host canary gone: {e}"
+    if data != b"canary: must stay exactly like this\n" or (st.st_mode & 0o777) != 0o600:
+        return (
+            f"host canary {CANARY} was modified (mode {oct(st.st_mode & 0o777)}, {len(data)} bytes)"
+        )
+    return None
+
+
+def run_checks(entry: Entry, result: dict[str, Any], ctx: Context) -> list[str]:
+    """Problems found on the host after grading ``entry`` (empty: all good). Cleans up."""
+    problems_found: list[str] = []
+    blob = json.dumps(result)
+    for check in entry.checks:
+        if check == "no_secret":
+            if ctx.secret in blob or SECRET_NAME in blob:
+                problems_found.append("the worker's secret environment variable is in the result")
+        elif check == "no_worker_environ":
+            stdout = str(result.get("stdout", ""))
+            leaked = [kv for kv in _worker_environ() if kv in stdout]
+            if leaked:
+                problems_found.append(
+                    f"{len(leaked)} entries of the worker's own environment are in the "
+                    f"result's stdout (e.g. {leaked[0].split('=')[0]}=...)"
+                )
+        elif check == "no_leftover":
+            deadline = time.monotonic() + 2.0
+            pids = _leftovers()
+            while pids and time.monotonic() < deadline:
+                time.sleep(0.1)
+                pids = _leftovers()
+            if pids:
+                problems_found.append(
+                    f"{len(pids)} process(es) named {LEFTOVER_NAME} survived grading"
+                )
+                for pid in pids:  # clean up what we found (our own test's processes)
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+        elif check == "no_escape_marker":
+            found = _escape_markers()
+            if found:
+                problems_found.append(f"files written outside the sandbox: {found}")
+                for p in found:
+                    with contextlib.suppress(OSError):
+                        os.unlink(p)
+        elif check == "canary":
+            bad = _canary_intact()
+            if bad:
+                problems_found.append(bad)
+        elif check == "stdout_capped":
+            if len(result.get("stdout", "")) > (16 << 10) + 100:
+                problems_found.append(f"stdout not capped: {len(result['stdout'])} characters")
+        elif check == "no_reference_text":
+            if "def reference" in blob or "def generate" in blob:
+                problems_found.append("the reference's source appears in the result")
+        elif check == "no_shadow_text":
+            leaked = [
+                ln
+                for ln in ctx.shadow_lines
+                if ln and ln.split(":")[0] + ":" in blob and ln[:20] in blob
+            ]
+            if leaked:
+                problems_found.append(f"{len(leaked)} line(s) of /etc/shadow appear in the result")
+        elif check == "worker_alive":
+            pass  # reaching this line in the grading process is the check
+        else:
+            raise ValueError(f"unknown check {check}")
+    return problems_found
+
+
+# -- matching -----------------------------------------------------------------------------
+def matches(expected: str, verdict: str) -> bool:
+    if expected == "not_accepted":
+        return verdict != "accepted"
+    if expected == "accepted_truthful":
+        return verdict == "accepted"
+    return verdict in expected.split("|")
+
+
+def cut_problem(problem: Any, entry: Entry, device: str) -> Any:
+    """The entry's limit overrides; on the CPU also only a few small interpreter cases."""
+    if entry.limits:
+        problem = dataclasses.replace(
+            problem, limits=dataclasses.replace(problem.limits, **entry.limits)
+        )
+    if device != "cpu":
+        return problem
+    names = entry.cases or DEFAULT_CPU_CASES.get(entry.problem)
+    interp = [c for c in problem.tests if c.interpreter]
+    if names:
+        by_name = {c.name: c for c in problem.tests}
+        tests = tuple(by_name[n] for n in names)
+    else:
+        tests = tuple(interp[:2])
+    return dataclasses.replace(problem, tests=tests)
+
+
+def context() -> Context:
+    secret = os.environ.get(SECRET_NAME) or f"kd-canary-{secrets.token_hex(8)}"
+    os.environ[SECRET_NAME] = secret  # the worker's environment now holds a secret to protect
+    shadow: list[str] = []
+    try:
+        with open("/etc/shadow") as f:
+            shadow = [ln.strip() for ln in f if ln.strip()]
+    except OSError:
+        pass
+    return Context(secret, shadow)
+
+
+def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[str, Any]:
+    """Grade one entry; a table row (submission, class, language, expected, got, ok, note)."""
+    from worker.grading import grader, problems
+
+    ctx = ctx or context()
+    expected = entry.expected(device)
+    if "canary" in entry.checks:
+        _prepare_canary()
+    problem = cut_problem(problems.resolve(entry.problem), entry, device)
+    source = (SUBMISSIONS / entry.path).read_text()
+    t0 = time.monotonic()
+    res = grader.grade(problem, source, entry.language, device=device, mode="submit").to_dict()
+    seconds = time.monotonic() - t0
+    verdict = str(res.get("verdict"))
+    issues = run_checks(entry, res, ctx)
+    ok = expected is not None and matches(expected, verdict) and not issues
+    hole = entry.hole(device) if entry.hole else None
+    note = entry.note
+    if issues:
+        note = "; ".join(issues) + " | " + note
+    if not ok and hole:
+        note = f"KNOWN HOLE: {hole} | {note}"
+    elif ok and hole:
+        note = f"(known hole not triggered here: {hole}) | {note}"
+    if verdict == "internal_error":
+        note = f"internal_error ({str(res.get('message'))[:160]}) | {note}"
+    if "canary" in entry.checks:
+        with contextlib.suppress(OSError):
+            os.unlink(CANARY)
+    return {
+        "submission": entry.path,
+        "problem": entry.problem,
+        "class": entry.threat,
+        "language": entry.language,
+        "expected": expected,
+        "got": verdict + (" +issues" if issues else ""),
+        "ok": ok,
+        "known_hole": bool(hole) and not ok,
+        "note": note,
+        "seconds": round(seconds, 1),
+        "message": str(res.get("message", ""))[:300],
+    }
+
+
+def entries_for(device: str) -> list[Entry]:
+    return [e for e in CATALOG if e.expected(device) is not None]
+
+
+def run_catalog(
+    device: str,
+    only: Callable[[Entry], bool] | None = None,
+    on_row: Callable[[dict[str, Any]], None] | None = None,
+) -> tuple[list[dict[str, Any]], int]:
+    """Grade every entry with an expectation on ``device``: (rows, number of failures).
+
+    Known holes that show up are reported in the rows but not counted as failures."""
+    ctx = context()
+    # KERNELDOJO_ADV_ONLY=replay,forgery/fake: only entries whose path contains one of these
+    # (to split a GPU run into several commands under a per-command time limit).
+    subset = [x for x in os.environ.get("KERNELDOJO_ADV_ONLY", "").split(",") if x]
+    rows: list[dict[str, Any]] = []
+    failures = 0
+    for entry in entries_for(device):
+        if only is not None and not only(entry):
+            continue
+        if subset and not any(x in entry.path for x in subset):
+            continue
+        try:
+            row = grade_entry(entry, device, ctx)
+        except Exception as e:  # a crash of the judge on a hostile submission is a failure
+            row = {
+                "submission": entry.path,
+                "problem": entry.problem,
+                "class": entry.threat,
+                "language": entry.language,
+                "expected": entry.expected(device),
+                "got": f"crash: {type(e).__name__}: {e}",
+                "ok": False,
+                "known_hole": False,
+                "note": entry.note,
+            }
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+        if not row["ok"] and not row["known_hole"]:
+            failures += 1
+    return rows, failures
+
+
+if __name__ == "__main__":  # python tests/adversarial/catalog.py [cpu|cuda] [substring]
+    import sys
+
+    sys.path.insert(0, str(REPO))
+    dev = sys.argv[1] if len(sys.argv) > 1 else "cpu"
+    sub = sys.argv[2] if len(sys.argv) > 2 else ""
+
+    def show(r: dict[str, Any]) -> None:
+        flag = "ok  " if r["ok"] else ("HOLE" if r["known_hole"] else "FAIL")
+        print(
+            f"{flag} {r['submission']:40} expected={r['expected']:35} got={r['got']:22} "
+            f"{r.get('seconds', '')}s  {r['note'][:200]}",
+            flush=True,
+        )
+        if not r["ok"]:
+            print("      message:", r.get("message", "")[:300].replace("\n", " "), flush=True)
+
+    rows, failed = run_catalog(dev, only=lambda e: sub in e.path, on_row=show)
+    print(f"{failed} failure(s)")

@@ -1,0 +1,22 @@
+# Threat class 3 (forgery): monkeypatch the runner's timer. torch.cuda.Event.elapsed_time is
+# replaced so every timed call reports 0.0001 ms; the kernel itself is honest. The referee
+# cross-checks the runner's time against its own wall clock and rejects a forged time.
+# On the CPU nothing is timed: it is graded accepted (the patch changes nothing there).
+# expect: GPU rejected (timer tampered with); CPU accepted
+import torch
+import triton
+import triton.language as tl
+
+torch.cuda.Event.elapsed_time = lambda self, end: 0.0001  # the forgery
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=mask) + tl.load(b_ptr + offs, mask=mask), mask=mask)
+
+
+def solve(a, b, c, n):
+    block = 1024 if a.is_cuda else 1 << 16
+    add_kernel[(triton.cdiv(n, block),)](a, b, c, n, BLOCK=block)
