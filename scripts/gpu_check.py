@@ -144,45 +144,10 @@ def phase_samples(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
 
 
 def bench_baseline(p: Any, case: Any) -> float | None:
-    """Median ms of reference.baseline under the same protocol (fresh inputs, L2 flushed)."""
-    import torch
+    """Median ms of reference.baseline under the judge's protocol (worker/grading/baseline.py)."""
+    from worker.grading import baseline
 
-    ref = problems.load_reference(p)
-    fn = getattr(ref, "baseline", None)
-    if fn is None:
-        return None
-    torch.backends.cuda.matmul.allow_tf32 = True
-    flusher = timing.L2Flusher()
-    gen = torch.Generator(device="cuda")
-    times: list[float] = []
-    start = time.monotonic()
-    for i in range(timing.MAX_RUNS + 2):
-        gen.manual_seed(1000 + i)
-        inputs = problems.call_generate(ref, p, case.params, case.kind, gen, torch.device("cuda"))
-        outs = {
-            a.name: torch.empty(
-                p.shape(a, case.params), dtype=getattr(torch, a.dtype), device="cuda"
-            )
-            for a in p.outputs
-        }
-        args = {
-            a.name: (inputs.get(a.name, outs.get(a.name)) if a.is_tensor else case.params[a.name])
-            for a in p.args
-        }
-        flusher.flush()
-        torch.cuda.synchronize()
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn(**args)
-        torch.cuda.synchronize()
-        e.record()
-        e.synchronize()
-        if i >= 2:
-            times.append(s.elapsed_time(e))
-        if timing.converged(times) or (len(times) >= 3 and time.monotonic() - start > 4):
-            break
-    torch.backends.cuda.matmul.allow_tf32 = False
-    return statistics.median(times)
+    return baseline.measure(p, case)
 
 
 def accepted(p: Any) -> list[Any]:

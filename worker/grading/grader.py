@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from worker.grading import buffers, checker, compilers, device, problems, timing
+from worker.grading import baseline, buffers, checker, compilers, device, problems, timing
 from worker.grading.results import BenchResult, CaseResult, CompileResult, GradeResult
 from worker.grading.runner_client import (
     RunnerClient,
@@ -546,6 +546,7 @@ class _Session:
             sol_pct=round(100 * sol_ms / st.median, 1),
             bound="memory" if t_mem >= t_cmp else "compute",
             wall_median_ms=round(wall_med, 4),
+            baseline_ms=baseline.cached(self.problem, case),
             clocks=clocks,
         )
 

@@ -40,6 +40,8 @@ class BenchResult:
     bound: str
     # Referee's own host-clock measurement of the same calls, for the forgery cross-check.
     wall_median_ms: float | None = None
+    # The problem's torch baseline (torch/cuBLAS/SDPA) on this GPU, same protocol.
+    baseline_ms: float | None = None
     clocks: dict[str, Any] = field(default_factory=dict)
 
 

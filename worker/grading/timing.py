@@ -71,7 +71,7 @@ def _persisting_l2_reset() -> Any:
         return None
 
 
-def _cache_file() -> Path:
+def cache_file() -> Path:
     base = Path(os.environ.get("KERNELDOJO_CACHE", Path.home() / ".cache" / "kerneldojo"))
     return base / "ceilings.json"
 
@@ -126,7 +126,7 @@ def ceiling(unit: str) -> float:
     import torch
 
     key = f"{torch.cuda.get_device_name()}|torch {torch.__version__}"
-    path = _cache_file()
+    path = cache_file()
     data: dict[str, dict[str, float]] = {}
     if path.exists():
         try:
