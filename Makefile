@@ -14,7 +14,20 @@ $(STAMP): pyproject.toml requirements/torch-cpu.txt
 	$(PY) -m pip install -q -e '.[judge,web,dev]'
 	touch $@
 
-install: $(STAMP)
+# The browser bundle: CodeMirror 6 and KaTeX from npm, bundled by esbuild into app/static/dist/
+# (gitignored; never committed). Rebuilt when the lock file or the sources change.
+NODE_STAMP := node_modules/.installed
+BUNDLE     := app/static/dist/.built
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+$(BUNDLE): $(NODE_STAMP) scripts/build-static.mjs $(wildcard app/static/src/*.js)
+	node scripts/build-static.mjs
+	touch $@
+
+install: $(STAMP) $(BUNDLE)
 
 # Debian packages the tests and the sandbox need (Chromium for browser tests, bubblewrap).
 system-deps:

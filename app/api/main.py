@@ -1,0 +1,9 @@
+"""Collects the API routers under /api/v1."""
+
+from fastapi import APIRouter
+
+from app.api.routes import admin, auth, leaderboard, problems, submissions, tokens
+
+api_router = APIRouter()
+for r in (auth, problems, submissions, leaderboard, tokens, admin):
+    api_router.include_router(r.router)

@@ -1,0 +1,88 @@
+"""Instructor actions: reload problems, rejudge, hide from the leaderboard, close sign-ups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel
+from sqlmodel import select
+
+from app import accounts, submissions
+from app.deps import AdminUser, EnqueueDep, RegistryDep, SessionDep
+from app.models import Mode, SiteConfig, SiteConfigUpdate, Submission
+
+router = APIRouter(prefix="/admin", tags=["admin"])
+
+
+class ReloadReport(BaseModel):
+    loaded: list[str]
+    errors: list[str]
+
+
+class Hide(BaseModel):
+    hidden: bool = True
+
+
+@router.post("/problems/reload", response_model=ReloadReport)
+def reload_problems(_: AdminUser, registry: RegistryDep) -> ReloadReport:
+    cat = registry.reload()
+    return ReloadReport(loaded=[p.slug for p in cat.ordered()], errors=[str(e) for e in cat.errors])
+
+
+@router.post("/submissions/{sub_id}/rejudge")
+def rejudge_submission(
+    sub_id: int, _: AdminUser, session: SessionDep, enqueue: EnqueueDep
+) -> dict[str, Any]:
+    sub = session.get(Submission, sub_id)
+    if sub is None:
+        raise HTTPException(404, "no such submission")
+    submissions.requeue(session, sub)
+    assert sub.id is not None
+    enqueue(sub.id, sub.gpu_kind)
+    return {"requeued": [sub.id]}
+
+
+@router.post("/problems/{slug}/rejudge")
+def rejudge_problem(
+    slug: str, _: AdminUser, session: SessionDep, registry: RegistryDep, enqueue: EnqueueDep
+) -> dict[str, Any]:
+    if registry.get(slug) is None:
+        raise HTTPException(404, f"unknown problem {slug!r}")
+    subs = session.exec(
+        select(Submission).where(Submission.problem == slug, Submission.mode == Mode.SUBMIT)
+    ).all()
+    ids = []
+    for sub in subs:
+        submissions.requeue(session, sub)
+        assert sub.id is not None
+        enqueue(sub.id, sub.gpu_kind)
+        ids.append(sub.id)
+    return {"requeued": ids}
+
+
+@router.post("/submissions/{sub_id}/hide")
+def hide_submission(sub_id: int, data: Hide, _: AdminUser, session: SessionDep) -> dict[str, Any]:
+    sub = session.get(Submission, sub_id)
+    if sub is None:
+        raise HTTPException(404, "no such submission")
+    sub.hidden = data.hidden
+    session.add(sub)
+    session.commit()
+    return {"id": sub.id, "hidden": sub.hidden}
+
+
+@router.get("/signups", response_model=SiteConfigUpdate)
+def get_signups(_: AdminUser, session: SessionDep) -> Any:
+    return accounts.site_config(session)
+
+
+@router.put("/signups", response_model=SiteConfigUpdate)
+def set_signups(data: SiteConfigUpdate, _: AdminUser, session: SessionDep) -> SiteConfig:
+    cfg = accounts.site_config(session)
+    cfg.signups_open = data.signups_open
+    cfg.invite_code = data.invite_code.strip()
+    session.add(cfg)
+    session.commit()
+    session.refresh(cfg)
+    return cfg

@@ -1,0 +1,78 @@
+"""Problems: the list (with acceptance rates and solved marks) and one problem's details."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException
+from pydantic import BaseModel
+
+from app import stats, submissions
+from app.deps import OptionalUser, RegistryDep, SessionDep
+
+router = APIRouter(prefix="/problems", tags=["problems"])
+
+
+class ProblemSummary(BaseModel):
+    slug: str
+    title: str
+    difficulty: str
+    tags: list[str]
+    accepted: int
+    judged: int
+    acceptance_rate: float | None
+    solved: bool
+
+
+class ProblemDetail(ProblemSummary):
+    statement_markdown: str
+    statement_html: str
+    signatures: dict[str, str]
+    starters: dict[str, str]
+
+
+@router.get("", response_model=list[ProblemSummary])
+def list_problems(
+    session: SessionDep, registry: RegistryDep, user: OptionalUser
+) -> list[ProblemSummary]:
+    acc = stats.acceptance(session)
+    solved = submissions.solved_problems(session, user.id) if user and user.id else set()
+    out = []
+    for p in registry.catalog.ordered():
+        a, n = acc.get(p.slug, (0, 0))
+        out.append(
+            ProblemSummary(
+                slug=p.slug,
+                title=p.title,
+                difficulty=p.difficulty,
+                tags=list(p.tags),
+                accepted=a,
+                judged=n,
+                acceptance_rate=(a / n if n else None),
+                solved=p.slug in solved,
+            )
+        )
+    return out
+
+
+@router.get("/{slug}", response_model=ProblemDetail)
+def get_problem(
+    slug: str, session: SessionDep, registry: RegistryDep, user: OptionalUser
+) -> ProblemDetail:
+    p = registry.get(slug)
+    if p is None:
+        raise HTTPException(404, f"unknown problem {slug!r}")
+    a, n = stats.acceptance(session).get(slug, (0, 0))
+    solved = bool(user and user.id and slug in submissions.solved_problems(session, user.id))
+    return ProblemDetail(
+        slug=p.slug,
+        title=p.title,
+        difficulty=p.difficulty,
+        tags=list(p.tags),
+        accepted=a,
+        judged=n,
+        acceptance_rate=(a / n if n else None),
+        solved=solved,
+        statement_markdown=p.statement,
+        statement_html=registry.catalog.statements.get(slug, ""),
+        signatures={"triton": p.triton_signature(), "cuda": p.cuda_signature()},
+        starters={"triton": p.starter("triton"), "cuda": p.starter("cuda")},
+    )

@@ -1,0 +1,140 @@
+"""Submissions: create (Run or Submit), read, and follow live progress over SSE."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+from sse_starlette.sse import EventSourceResponse
+from starlette.concurrency import run_in_threadpool
+
+from app import submissions
+from app.deps import (
+    CurrentUser,
+    EngineDep,
+    EnqueueDep,
+    OptionalUser,
+    RegistryDep,
+    SessionDep,
+    SettingsDep,
+)
+from app.models import (
+    Status,
+    Submission,
+    SubmissionCreate,
+    SubmissionDetail,
+    SubmissionPublic,
+    User,
+)
+
+router = APIRouter(prefix="/submissions", tags=["submissions"])
+POLL_S = 0.25
+
+
+def public(sub: Submission, username: str = "") -> SubmissionPublic:
+    return SubmissionPublic.model_validate(sub, update={"username": username})
+
+
+def detail(session: Session, sub: Submission, viewer: User | None) -> SubmissionDetail:
+    owner = session.get(User, sub.user_id)
+    return SubmissionDetail.model_validate(
+        sub,
+        update={
+            "username": owner.username if owner else "",
+            "source": sub.source if submissions.may_see_source(session, viewer, sub) else None,
+            "result": sub.result,
+            "progress": sub.progress,
+            "queue_position": submissions.queue_position(session, sub),
+        },
+    )
+
+
+@router.post("", response_model=SubmissionPublic, status_code=201)
+def create_submission(
+    data: SubmissionCreate,
+    session: SessionDep,
+    user: CurrentUser,
+    registry: RegistryDep,
+    settings: SettingsDep,
+    enqueue: EnqueueDep,
+) -> Any:
+    try:
+        kind = submissions.validate(
+            data, registry.get(data.problem), settings.gpu_kinds, settings.MAX_SOURCE_BYTES
+        )
+        submissions.check_rate(session, user, settings.SUBMISSIONS_PER_MINUTE)
+    except submissions.SubmissionError as e:
+        raise HTTPException(e.status, str(e)) from e
+    sub = submissions.create(session, user, data, kind)
+    assert sub.id is not None
+    enqueue(sub.id, kind)
+    return public(sub, user.username)
+
+
+@router.get("", response_model=list[SubmissionPublic])
+def my_submissions(
+    session: SessionDep, user: CurrentUser, problem: str | None = None, limit: int = 50
+) -> Any:
+    q = select(Submission).where(Submission.user_id == user.id)
+    if problem:
+        q = q.where(Submission.problem == problem)
+    rows = session.exec(q.order_by(col(Submission.id).desc()).limit(min(limit, 200))).all()
+    return [public(s, user.username) for s in rows]
+
+
+@router.get("/{sub_id}", response_model=SubmissionDetail)
+def get_submission(sub_id: int, session: SessionDep, user: OptionalUser) -> Any:
+    sub = session.get(Submission, sub_id)
+    if sub is None:
+        raise HTTPException(404, "no such submission")
+    return detail(session, sub, user)
+
+
+def snapshot(engine: Engine, sub_id: int) -> dict[str, Any] | None:
+    """What the progress stream shows: status, the latest stage, the queue position, the verdict."""
+    with Session(engine) as s:
+        sub = s.get(Submission, sub_id)
+        if sub is None:
+            return None
+        ev: dict[str, Any] = dict(sub.progress or {})
+        ev["status"] = sub.status
+        ev["attempt"] = sub.attempt
+        if sub.status == Status.QUEUED:
+            ev["stage"] = "queued"
+            ev["queue_position"] = submissions.queue_position(s, sub)
+        if sub.status == Status.DONE:
+            ev["stage"] = "done"
+            ev["verdict"] = sub.verdict
+            ev["score_ms"] = sub.score_ms
+            ev["message"] = sub.message
+        return ev
+
+
+@router.get("/{sub_id}/events")
+async def submission_events(
+    sub_id: int, request: Request, engine: EngineDep
+) -> EventSourceResponse:
+    """Server-sent events: one ``progress`` event per change, then ``done`` with the verdict."""
+    if await run_in_threadpool(snapshot, engine, sub_id) is None:
+        raise HTTPException(404, "no such submission")
+
+    async def stream() -> AsyncIterator[dict[str, str]]:
+        last = None
+        while not await request.is_disconnected():
+            ev = await run_in_threadpool(snapshot, engine, sub_id)
+            if ev is None:
+                return
+            data = json.dumps(ev, sort_keys=True)
+            if data != last:
+                last = data
+                yield {"event": "done" if ev["status"] == Status.DONE else "progress", "data": data}
+            if ev["status"] == Status.DONE:
+                return
+            await asyncio.sleep(POLL_S)
+
+    return EventSourceResponse(stream(), ping=10)

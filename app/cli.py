@@ -1,0 +1,206 @@
+"""The web side of the ``kerneldojo`` command: ``serve``, ``worker``, ``admin create``, ``submit``.
+
+``worker/cli.py`` (the judge's CLI) calls ``register(app)``; ``python -m app.cli`` runs these
+commands on their own.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+log = logging.getLogger("kerneldojo")
+
+
+def _logging(level: str = "INFO") -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+
+
+def _die_with_parent() -> None:
+    """In the worker child: get SIGTERM when ``serve`` exits, however it exits (uvicorn
+    re-raises the signal that stopped it, so a ``finally`` alone would not run)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def host_gpu_kind() -> str:
+    """This host's queue: KERNELDOJO_GPU_KIND, else the judge core's detection, else ours."""
+    try:
+        from worker.grading.device import gpu_kind
+    except ImportError:
+        from app.core.config import local_gpu_kind as gpu_kind
+    return gpu_kind()
+
+
+def worker_argv(kind: str, name: str, loglevel: str = "INFO") -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "worker.celery_app",
+        "worker",
+        "-Q",
+        kind,
+        "-n",
+        f"{name}@%h",
+        "--concurrency",
+        "1",
+        "--pool",
+        "prefork",
+        "--loglevel",
+        loglevel,
+        "--without-gossip",
+        "--without-mingle",
+        "--without-heartbeat",
+    ]
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    worker: Annotated[
+        bool, typer.Option(help="Start a Celery worker alongside (the embedded default).")
+    ] = True,
+) -> None:
+    """Run the web app (migrating the database first) and, by default, a worker alongside."""
+    _logging()
+    kind = host_gpu_kind()
+    os.environ["KERNELDOJO_GPU_KIND"] = kind  # the web app and its worker agree on the queue
+    from app.core.config import get_settings
+    from app.core.db import migrate
+
+    settings = get_settings()
+    migrate(settings.database_url)
+    log.info(
+        "database: %s; broker: %s; grading on: %s",
+        settings.database_url.split("@")[-1],
+        "redis" if settings.REDIS_URL else f"filesystem ({settings.broker_folder})",
+        kind,
+    )
+    proc = None
+    if worker:
+        if not settings.REDIS_URL:
+            from worker.celery_app import make_celery
+
+            make_celery(settings)  # creates the broker folders before the worker polls them
+        proc = subprocess.Popen(
+            worker_argv(kind, f"embedded-{kind}"),
+            start_new_session=True,
+            preexec_fn=_die_with_parent,  # no threads yet at this point
+        )
+        log.info("worker started (pid %d) on queue %r", proc.pid, kind)
+    try:
+        import uvicorn
+
+        from app.main import create_app
+
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    finally:
+        if proc is not None and proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+def worker(
+    queue: Annotated[
+        str, typer.Option(help="Queue (GPU kind) to take submissions from; default: this host's.")
+    ] = "",
+    name: Annotated[str, typer.Option(help="Worker name (hostname is appended).")] = "",
+    loglevel: Annotated[str, typer.Option()] = "INFO",
+) -> None:
+    """A Celery worker that grades submissions from the queue of this host's GPU kind."""
+    kind = queue or host_gpu_kind()
+    os.environ["KERNELDOJO_GPU_KIND"] = kind
+    argv = worker_argv(kind, name or f"worker-{kind}", loglevel)
+    os.execv(argv[0], argv)
+
+
+admin_app = typer.Typer(help="Instructor accounts.", no_args_is_help=True)
+
+
+@admin_app.command("create")
+def admin_create(
+    username: Annotated[str, typer.Option(prompt=True)],
+    password: Annotated[str, typer.Option(prompt=True, hide_input=True, confirmation_prompt=True)],
+) -> None:
+    """Create an admin (or make an existing user one, with this password)."""
+    from sqlmodel import Session
+
+    from app.accounts import create_admin
+    from app.core.config import get_settings
+    from app.core.db import make_engine, migrate
+
+    settings = get_settings()
+    migrate(settings.database_url)
+    with Session(make_engine(settings.database_url)) as s:
+        try:
+            user = create_admin(s, username, password)
+        except ValueError as e:
+            typer.echo(f"error: {e}", err=True)
+            raise typer.Exit(2) from e
+    typer.echo(f"admin {user.username!r} is ready")
+
+
+def submit(
+    problem: Annotated[str, typer.Argument(help="Problem slug, e.g. vector-add.")],
+    file: Annotated[
+        Path, typer.Argument(exists=True, dir_okay=False, help="A .py (Triton) or .cu (CUDA) file.")
+    ],
+    server: Annotated[str, typer.Option(help="The KernelDojo server.")] = "http://127.0.0.1:8000",
+    token: Annotated[
+        str, typer.Option(envvar="KERNELDOJO_TOKEN", help="Personal API token (Settings → Tokens).")
+    ] = "",
+    language: Annotated[
+        str, typer.Option(help="triton or cuda; default from the file's extension.")
+    ] = "",
+    run: Annotated[bool, typer.Option("--run", help="Tests only (not ranked).")] = False,
+    gpu: Annotated[str, typer.Option(help="GPU kind; default: the server's first.")] = "",
+) -> None:
+    """Submit a solution, stream its progress, print the result."""
+    from app.submit_client import submit_and_follow
+
+    lang = language or {".py": "triton", ".cu": "cuda"}.get(file.suffix, "")
+    code = submit_and_follow(
+        server,
+        token,
+        problem,
+        file.read_text(encoding="utf-8"),
+        lang,
+        "run" if run else "submit",
+        gpu or None,
+    )
+    raise typer.Exit(code)
+
+
+def register(cli: typer.Typer) -> None:
+    """Add the web commands to the ``kerneldojo`` CLI."""
+    cli.command()(serve)
+    cli.command()(worker)
+    cli.command()(submit)
+    cli.add_typer(admin_app, name="admin")
+
+
+def main() -> None:
+    cli = typer.Typer(help="KernelDojo web commands.", no_args_is_help=True)
+    register(cli)
+    cli()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,90 @@
+"""One ``Settings`` object, read from the environment (and ``.env``); see ``.env.example``.
+
+With nothing set, KernelDojo runs self-contained under ``var/``: a SQLite database and an
+embedded broker (kombu's filesystem transport). ``DATABASE_URL`` and ``REDIS_URL`` switch to
+PostgreSQL and Redis for a real deployment. Default secrets are refused outside development.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SECRET = "change-me-in-production"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_ignore_empty=True, extra="ignore")
+
+    ENVIRONMENT: Literal["development", "test", "production"] = "development"
+    SECRET_KEY: str = DEFAULT_SECRET
+    # Where the embedded defaults keep their files (database, broker folders).
+    DATA_DIR: Path = Path("var")
+    DATABASE_URL: str = ""
+    REDIS_URL: str = ""
+    # Redis key prefix, so that several deployments (or test runs) can share one server.
+    REDIS_PREFIX: str = ""
+    PROBLEMS_DIR: Path | None = None
+    # GPU kinds offered to learners (each is a Celery queue). The first is the default;
+    # empty means "this host's kind" (KERNELDOJO_GPU_KIND or the GPU detected, else cpu).
+    GPU_KINDS: list[str] = Field(default_factory=list)
+    MAX_SOURCE_BYTES: int = 64 * 1024
+    SUBMISSIONS_PER_MINUTE: int = 10
+    # A submission `running` with no heartbeat for this long is re-queued by the sweeper.
+    STUCK_AFTER_S: float = 120.0
+    SWEEP_EVERY_S: float = 15.0
+    # A submission still `queued` after this long is sent again (its message may be lost).
+    RESEND_QUEUED_AFTER_S: float = 600.0
+    # Redis re-delivers an unacknowledged task after this long (a worker that vanished).
+    BROKER_VISIBILITY_TIMEOUT_S: int = 3600
+    SESSION_MAX_AGE_S: int = 14 * 24 * 3600
+
+    @model_validator(mode="after")
+    def _refuse_default_secrets(self) -> Settings:
+        if self.ENVIRONMENT != "development" and self.SECRET_KEY == DEFAULT_SECRET:
+            raise ValueError("SECRET_KEY must be set to a random value outside development")
+        if self.ENVIRONMENT == "production" and len(self.SECRET_KEY) < 32:
+            raise ValueError("SECRET_KEY must be at least 32 characters in production")
+        return self
+
+    @property
+    def database_url(self) -> str:
+        if self.DATABASE_URL:
+            return self.DATABASE_URL
+        return f"sqlite:///{(self.DATA_DIR / 'kerneldojo.db').resolve()}"
+
+    @property
+    def broker_url(self) -> str:
+        return self.REDIS_URL or "filesystem://"
+
+    @property
+    def broker_folder(self) -> Path:
+        return (self.DATA_DIR / "broker").resolve()
+
+    @property
+    def secure_cookies(self) -> bool:
+        return self.ENVIRONMENT == "production"
+
+    @property
+    def gpu_kinds(self) -> list[str]:
+        return self.GPU_KINDS or [local_gpu_kind()]
+
+
+def local_gpu_kind() -> str:
+    """This host's GPU kind without importing torch: the env override, else nvidia-smi."""
+    env = os.environ.get("KERNELDOJO_GPU_KIND")
+    if env:
+        return env
+    from app.core.gpu import detect_gpu_kind
+
+    return detect_gpu_kind()
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

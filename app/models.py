@@ -1,0 +1,181 @@
+"""Database models: SQLModel families ``XBase`` / ``X`` (table) / ``XCreate`` / ``XPublic``.
+
+The database is the source of truth for submissions: the queue carries only their ids, and a
+worker claims a row with a conditional UPDATE (see ``app/submissions.py``) before grading it.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import field_validator
+from sqlalchemy import Column, Text
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    """Aware UTC (SQLModel's UTCDateTime stores it the same way in SQLite and PostgreSQL)."""
+    return datetime.now(UTC)
+
+
+# --- users -------------------------------------------------------------------------------
+
+
+class UserBase(SQLModel):
+    username: str = Field(min_length=3, max_length=32, index=True, unique=True)
+
+
+class User(UserBase, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    password_hash: str
+    is_admin: bool = False
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class UserCreate(UserBase):
+    password: str = Field(min_length=8, max_length=128)
+    invite_code: str = ""
+
+    @field_validator("username")
+    @classmethod
+    def _username_chars(cls, v: str) -> str:
+        if not all(c.isalnum() or c in "-_." for c in v):
+            raise ValueError("use letters, digits, '-', '_' or '.'")
+        return v
+
+
+class UserPublic(UserBase):
+    id: int
+    is_admin: bool
+    created_at: datetime
+
+
+# --- personal API tokens -----------------------------------------------------------------
+
+
+class ApiTokenBase(SQLModel):
+    name: str = Field(min_length=1, max_length=64)
+
+
+class ApiToken(ApiTokenBase, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    # Only a SHA-256 of the token is stored; the token itself is shown once.
+    token_hash: str = Field(index=True, unique=True)
+    prefix: str
+    created_at: datetime = Field(default_factory=utcnow)
+    last_used_at: datetime | None = None
+
+
+class ApiTokenCreate(ApiTokenBase):
+    pass
+
+
+class ApiTokenPublic(ApiTokenBase):
+    id: int
+    prefix: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+class ApiTokenCreated(ApiTokenPublic):
+    token: str
+
+
+# --- site settings (one row) -------------------------------------------------------------
+
+
+class SiteConfig(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    signups_open: bool = True
+    # When set, signing up needs this code even while sign-ups are closed (a class's code).
+    invite_code: str = ""
+
+
+class SiteConfigUpdate(SQLModel):
+    signups_open: bool
+    invite_code: str = Field(default="", max_length=64)
+
+
+# --- submissions -------------------------------------------------------------------------
+
+
+class Mode(StrEnum):
+    RUN = "run"  # test cases only, quick feedback, not ranked
+    SUBMIT = "submit"  # tests + benchmark + leaderboard
+
+
+class Status(StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+
+
+class SubmissionBase(SQLModel):
+    problem: str = Field(index=True, max_length=64)
+    language: str = Field(max_length=16)
+
+
+class Submission(SubmissionBase, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    gpu_kind: str = Field(index=True, max_length=32)
+    source: str = Field(sa_column=Column(Text, nullable=False))
+    # Plain strings (values of Mode / Status), not database enums: simpler migrations.
+    mode: str = Field(default=Mode.SUBMIT, max_length=8)
+    status: str = Field(default=Status.QUEUED, max_length=8, index=True)
+    verdict: str | None = Field(default=None, index=True)
+    message: str = ""
+    score_ms: float | None = None
+    result_json: str | None = Field(default=None, sa_column=Column(Text))
+    progress_json: str | None = Field(default=None, sa_column=Column(Text))
+    # Bumped by every claim; a result is recorded only by the claim that is still current.
+    attempt: int = 0
+    hidden: bool = False
+    worker: str | None = None
+    created_at: datetime = Field(default_factory=utcnow, index=True)
+    enqueued_at: datetime = Field(default_factory=utcnow)
+    started_at: datetime | None = None
+    heartbeat_at: datetime | None = None
+    finished_at: datetime | None = None
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return json.loads(self.result_json) if self.result_json else None
+
+    @property
+    def progress(self) -> dict[str, Any] | None:
+        return json.loads(self.progress_json) if self.progress_json else None
+
+
+class SubmissionCreate(SubmissionBase):
+    mode: Mode = Mode.SUBMIT
+    source: str
+    gpu_kind: str | None = None
+
+
+class SubmissionPublic(SubmissionBase):
+    id: int
+    user_id: int
+    username: str = ""
+    mode: str
+    gpu_kind: str
+    status: str
+    verdict: str | None
+    message: str
+    score_ms: float | None
+    attempt: int
+    hidden: bool
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class SubmissionDetail(SubmissionPublic):
+    # None when the viewer may not see the code (not theirs, and they have not solved it).
+    source: str | None = None
+    result: dict[str, Any] | None = None
+    progress: dict[str, Any] | None = None
+    queue_position: int | None = None

@@ -1,0 +1,9 @@
+"""HTML pages (Jinja2 templates in ``templates/``), one module per area."""
+
+from fastapi import APIRouter
+
+from app.pages import admin, auth, boards, problems, submissions
+
+router = APIRouter(include_in_schema=False)
+for r in (auth, problems, submissions, boards, admin):
+    router.include_router(r.router)

@@ -1,0 +1,138 @@
+"""The instructor page and the personal-token page (both plain forms with CSRF)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlmodel import col, select
+
+from app import accounts, submissions
+from app.api.routes.tokens import issue
+from app.deps import EnqueueDep, RegistryDep, SessionDep
+from app.models import ApiToken, Mode, Submission, User
+from app.pages.common import CsrfChecked, PageUser, render
+
+router = APIRouter(include_in_schema=False)
+
+
+def _need(user: User | None, admin: bool = False) -> User:
+    if user is None:
+        raise HTTPException(401, "Log in first.")
+    if admin and not user.is_admin:
+        raise HTTPException(403, "Only instructors can open this page.")
+    return user
+
+
+@router.get("/settings/tokens")
+def tokens_page(request: Request, user: PageUser, session: SessionDep) -> Response:
+    u = _need(user)
+    rows = session.exec(select(ApiToken).where(ApiToken.user_id == u.id)).all()
+    return render(request, "tokens.html", u, tokens=rows, new_token=None)
+
+
+@router.post("/settings/tokens", dependencies=[CsrfChecked])
+def tokens_create(
+    request: Request, user: PageUser, session: SessionDep, name: Annotated[str, Form()] = "cli"
+) -> Response:
+    u = _need(user)
+    assert u.id is not None
+    created = issue(session, u.id, (name.strip() or "cli")[:64])
+    rows = session.exec(select(ApiToken).where(ApiToken.user_id == u.id)).all()
+    return render(request, "tokens.html", u, tokens=rows, new_token=created.token)
+
+
+@router.post("/settings/tokens/{token_id}/delete", dependencies=[CsrfChecked])
+def tokens_delete(token_id: int, user: PageUser, session: SessionDep) -> Response:
+    u = _need(user)
+    row = session.get(ApiToken, token_id)
+    if row and row.user_id == u.id:
+        session.delete(row)
+        session.commit()
+    return RedirectResponse("/settings/tokens", status_code=303)
+
+
+@router.get("/admin")
+def admin_page(
+    request: Request, user: PageUser, session: SessionDep, registry: RegistryDep, message: str = ""
+) -> Response:
+    u = _need(user, admin=True)
+    recent = session.exec(select(Submission).order_by(col(Submission.id).desc()).limit(30)).all()
+    names = {x.id: x.username for x in session.exec(select(User)).all()}
+    return render(
+        request,
+        "admin.html",
+        u,
+        cfg=accounts.site_config(session),
+        catalog=registry.catalog,
+        recent=recent,
+        names=names,
+        message=message,
+    )
+
+
+@router.post("/admin/reload", dependencies=[CsrfChecked])
+def admin_reload(user: PageUser, registry: RegistryDep) -> Response:
+    _need(user, admin=True)
+    cat = registry.reload()
+    return RedirectResponse(
+        f"/admin?message=Loaded {len(cat.problems)} problems, {len(cat.errors)} broken", 303
+    )
+
+
+@router.post("/admin/signups", dependencies=[CsrfChecked])
+def admin_signups(
+    user: PageUser,
+    session: SessionDep,
+    signups_open: Annotated[str, Form()] = "",
+    invite_code: Annotated[str, Form()] = "",
+) -> Response:
+    _need(user, admin=True)
+    cfg = accounts.site_config(session)
+    cfg.signups_open = signups_open == "on"
+    cfg.invite_code = invite_code.strip()[:64]
+    session.add(cfg)
+    session.commit()
+    return RedirectResponse("/admin?message=Sign-up settings saved", 303)
+
+
+@router.post("/admin/submissions/{sub_id}/rejudge", dependencies=[CsrfChecked])
+def admin_rejudge(
+    sub_id: int, user: PageUser, session: SessionDep, enqueue: EnqueueDep
+) -> Response:
+    _need(user, admin=True)
+    sub = session.get(Submission, sub_id)
+    if sub is None:
+        raise HTTPException(404, "no such submission")
+    submissions.requeue(session, sub)
+    enqueue(sub_id, sub.gpu_kind)
+    return RedirectResponse(f"/submissions/{sub_id}", 303)
+
+
+@router.post("/admin/submissions/{sub_id}/hide", dependencies=[CsrfChecked])
+def admin_hide(
+    sub_id: int, user: PageUser, session: SessionDep, hidden: Annotated[str, Form()] = "1"
+) -> Response:
+    _need(user, admin=True)
+    sub = session.get(Submission, sub_id)
+    if sub is None:
+        raise HTTPException(404, "no such submission")
+    sub.hidden = hidden == "1"
+    session.add(sub)
+    session.commit()
+    return RedirectResponse(f"/submissions/{sub_id}", 303)
+
+
+@router.post("/admin/problems/{slug}/rejudge", dependencies=[CsrfChecked])
+def admin_rejudge_problem(
+    slug: str, user: PageUser, session: SessionDep, enqueue: EnqueueDep
+) -> Response:
+    _need(user, admin=True)
+    subs = session.exec(
+        select(Submission).where(Submission.problem == slug, Submission.mode == Mode.SUBMIT)
+    ).all()
+    for sub in subs:
+        submissions.requeue(session, sub)
+        enqueue(sub.id or 0, sub.gpu_kind)
+    return RedirectResponse(f"/admin?message=Re-queued {len(subs)} submissions of {slug}", 303)

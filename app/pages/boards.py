@@ -1,0 +1,88 @@
+"""Leaderboards (per problem and GPU kind, and overall) and learners' profile pages."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+from sqlmodel import select
+
+from app import stats, submissions
+from app.deps import RegistryDep, SessionDep, SettingsDep
+from app.models import User
+from app.pages.common import PageUser, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/leaderboard")
+def overall(
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    registry: RegistryDep,
+    settings: SettingsDep,
+    gpu: str = "",
+) -> Response:
+    kind = gpu if gpu in settings.gpu_kinds else settings.gpu_kinds[0]
+    slugs = [p.slug for p in registry.catalog.ordered()]
+    return render(
+        request,
+        "leaderboard.html",
+        user,
+        entries=stats.overall(session, slugs, kind),
+        problems=registry.catalog.ordered(),
+        gpu=kind,
+        gpu_kinds=settings.gpu_kinds,
+        p=None,
+    )
+
+
+@router.get("/leaderboard/{slug}")
+def problem_board(
+    slug: str,
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    registry: RegistryDep,
+    settings: SettingsDep,
+    gpu: str = "",
+) -> Response:
+    p = registry.get(slug)
+    if p is None:
+        raise HTTPException(404, f"There is no problem called “{slug}”.")
+    kind = gpu if gpu in settings.gpu_kinds else settings.gpu_kinds[0]
+    can_see = bool(
+        user
+        and (user.is_admin or (user.id and slug in submissions.solved_problems(session, user.id)))
+    )
+    return render(
+        request,
+        "leaderboard.html",
+        user,
+        board=stats.leaderboard(session, slug, kind),
+        problems=registry.catalog.ordered(),
+        gpu=kind,
+        gpu_kinds=settings.gpu_kinds,
+        p=p,
+        can_see_code=can_see,
+    )
+
+
+@router.get("/users/{username}")
+def profile(
+    username: str, request: Request, user: PageUser, session: SessionDep, registry: RegistryDep
+) -> Response:
+    who = session.exec(select(User).where(User.username == username)).first()
+    if who is None or who.id is None:
+        raise HTTPException(404, f"There is no learner called “{username}”.")
+    solved = submissions.solved_problems(session, who.id)
+    return render(
+        request,
+        "profile.html",
+        user,
+        who=who,
+        solved=[p for p in registry.catalog.ordered() if p.slug in solved],
+        total=len(registry.catalog.problems),
+        recent=stats.recent(session, who.id),
+        titles={p.slug: p.title for p in registry.catalog.ordered()},
+    )

@@ -1,0 +1,82 @@
+"""What every HTML page needs: the Jinja2 environment, the logged-in user, CSRF on forms."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Depends, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse
+from fastapi.templating import Jinja2Templates
+from sqlmodel import Session
+
+from app.core.security import csrf_matches
+from app.deps import SessionDep, csrf_token
+from app.models import User
+from worker.grading.verdicts import Verdict
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+templates = Jinja2Templates(directory=TEMPLATES)
+
+
+def verdict_label(v: str | None) -> str:
+    try:
+        return Verdict(v).label if v else "Pending"
+    except ValueError:
+        return str(v)
+
+
+def fmt_ms(v: float | None) -> str:
+    if v is None:
+        return "—"
+    if v >= 100:
+        return f"{v:,.0f} ms"
+    if v >= 1:
+        return f"{v:.2f} ms"
+    return f"{v * 1000:.1f} µs"
+
+
+templates.env.filters["verdict_label"] = verdict_label
+templates.env.filters["ms"] = fmt_ms
+templates.env.filters["dt"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else ""
+
+
+def page_user(request: Request, session: SessionDep) -> User | None:
+    uid = request.session.get("uid")
+    return session.get(User, uid) if uid is not None else None
+
+
+PageUser = Annotated[User | None, Depends(page_user)]
+
+
+def check_csrf(
+    request: Request, csrf_token_field: Annotated[str, Form(alias="csrf_token")] = ""
+) -> None:
+    if not csrf_matches(request.session.get("csrf"), csrf_token_field):
+        raise HTTPException(
+            403, "the form expired or came from another site; reload the page and try again"
+        )
+
+
+CsrfChecked = Depends(check_csrf)
+
+
+def render(
+    request: Request, name: str, user: User | None, status_code: int = 200, **ctx: Any
+) -> HTMLResponse:
+    ctx.update(
+        request=request,
+        user=user,
+        csrf=csrf_token(request),
+        settings=request.app.state.settings,
+        path=request.url.path,
+    )
+    return templates.TemplateResponse(request, name, ctx, status_code=status_code)
+
+
+def login_redirect_target(request: Request) -> str:
+    return f"/login?next={request.url.path}"
+
+
+def session_of(request: Request) -> Session:
+    return Session(request.app.state.engine)

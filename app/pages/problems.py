@@ -1,0 +1,121 @@
+"""The problem list (filters, solved marks, acceptance) and the problem page (statement + editor)."""
+
+from __future__ import annotations
+
+import json
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlmodel import col, select
+
+from app import stats, submissions
+from app.deps import RegistryDep, SessionDep, SettingsDep
+from app.models import Submission
+from app.pages.common import PageUser, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/")
+def home() -> Response:
+    return RedirectResponse("/problems", status_code=307)
+
+
+@router.get("/problems")
+def problem_list(
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    registry: RegistryDep,
+    difficulty: str = "",
+    tag: str = "",
+    status: str = "",
+    q: str = "",
+) -> Response:
+    acc = stats.acceptance(session)
+    solved = submissions.solved_problems(session, user.id) if user and user.id else set()
+    tried = set()
+    if user:
+        tried = set(
+            session.exec(select(Submission.problem).where(Submission.user_id == user.id)).all()
+        )
+    all_problems = registry.catalog.ordered()
+    tags = sorted({t for p in all_problems for t in p.tags})
+    rows = []
+    for p in all_problems:
+        if difficulty and p.difficulty != difficulty:
+            continue
+        if tag and tag not in p.tags:
+            continue
+        if status == "solved" and p.slug not in solved:
+            continue
+        if status == "unsolved" and p.slug in solved:
+            continue
+        if q and q.lower() not in (p.title + " " + p.slug + " " + " ".join(p.tags)).lower():
+            continue
+        a, n = acc.get(p.slug, (0, 0))
+        rows.append(
+            {
+                "p": p,
+                "accepted": a,
+                "judged": n,
+                "rate": (a / n if n else None),
+                "solved": p.slug in solved,
+                "tried": p.slug in tried,
+            }
+        )
+    return render(
+        request,
+        "problems.html",
+        user,
+        rows=rows,
+        tags=tags,
+        total=len(all_problems),
+        solved_count=len(solved & set(registry.catalog.problems)),
+        f={"difficulty": difficulty, "tag": tag, "status": status, "q": q},
+    )
+
+
+@router.get("/problems/{slug}")
+def problem_page(
+    slug: str,
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    registry: RegistryDep,
+    settings: SettingsDep,
+) -> Response:
+    p = registry.get(slug)
+    if p is None:
+        raise HTTPException(404, f"There is no problem called “{slug}”.")
+    solved = bool(user and user.id and slug in submissions.solved_problems(session, user.id))
+    mine: list[Submission] = []
+    if user:
+        mine = list(
+            session.exec(
+                select(Submission)
+                .where(Submission.user_id == user.id, Submission.problem == slug)
+                .order_by(col(Submission.id).desc())
+                .limit(8)
+            ).all()
+        )
+    a, n = stats.acceptance(session).get(slug, (0, 0))
+    data = {
+        "slug": slug,
+        "loggedIn": user is not None,
+        "starters": {"triton": p.starter("triton"), "cuda": p.starter("cuda")},
+    }
+    return render(
+        request,
+        "problem.html",
+        user,
+        p=p,
+        statement=registry.catalog.statements.get(slug, ""),
+        editorial=registry.catalog.editorials.get(slug) if solved else None,
+        solved=solved,
+        mine=mine,
+        accepted=a,
+        judged=n,
+        data_json=json.dumps(data).replace("</", "<\\/"),
+        gpu_kinds=settings.gpu_kinds,
+    )

@@ -1,0 +1,56 @@
+"""The submission page: live progress while it runs, then cases, compile log, timings, charts."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import Response
+
+from app import charts, stats, submissions
+from app.deps import RegistryDep, SessionDep
+from app.models import Status, Submission, User
+from app.pages.common import PageUser, render
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/submissions/{sub_id}")
+def submission_page(
+    sub_id: int, request: Request, user: PageUser, session: SessionDep, registry: RegistryDep
+) -> Response:
+    sub = session.get(Submission, sub_id)
+    if sub is None:
+        raise HTTPException(404, f"There is no submission #{sub_id}.")
+    owner = session.get(User, sub.user_id)
+    problem = registry.get(sub.problem)
+    result = sub.result or {}
+    bench = result.get("benchmark") or []
+    board = stats.leaderboard(session, sub.problem, sub.gpu_kind)
+    best: dict[str, float] = {}
+    if board and board[0].submission_id != sub.id:
+        top = session.get(Submission, board[0].submission_id)
+        for b in ((top.result or {}).get("benchmark") or []) if top else []:
+            best[b["name"]] = b["median_ms"]
+    hist = stats.history(session, sub.user_id, sub.problem, sub.gpu_kind)
+    rank = next((e.rank for e in board if e.submission_id == sub.id), None)
+    done = sub.status == Status.DONE
+    return render(
+        request,
+        "submission.html",
+        user,
+        sub=sub,
+        owner=owner,
+        problem=problem,
+        result=result,
+        done=done,
+        queue_position=submissions.queue_position(session, sub),
+        show_source=submissions.may_see_source(session, user, sub),
+        timing_svg=charts.timing_chart(bench, best) if bench else None,
+        roofline_svg=charts.roofline_chart(bench) if bench else None,
+        history_svg=charts.history_chart(
+            [(h.id or 0, h.verdict, h.score_ms) for h in hist], sub.id
+        ),
+        phases_svg=charts.phases_chart(result.get("phases") or {}),
+        rank=rank,
+        board_size=len(board),
+        passed=sum(1 for c in result.get("cases", []) if c.get("passed")),
+    )

@@ -1,0 +1,67 @@
+// Live progress of a submission over server-sent events, and the small renderers around it.
+
+export function followSubmission(id, onProgress, onDone) {
+  const es = new EventSource(`/api/v1/submissions/${id}/events`);
+  es.addEventListener("progress", (m) => onProgress(JSON.parse(m.data)));
+  es.addEventListener("done", (m) => {
+    es.close();
+    onProgress(JSON.parse(m.data));
+    onDone(JSON.parse(m.data));
+  });
+  es.onerror = () => {
+    // The browser reconnects by itself; a finished stream is closed above.
+  };
+  return es;
+}
+
+export function stageText(ev) {
+  switch (ev.stage) {
+    case "queued":
+      return ev.queue_position ? `Queued — position ${ev.queue_position}` : "Queued";
+    case "starting":
+      return "Starting the grader…";
+    case "requeued":
+      return "Worker lost — re-queued";
+    case "compiling":
+      return "Compiling…";
+    case "testing":
+      return `Test ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}`;
+    case "benchmarking":
+      return `Benchmark ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}`;
+    case "done":
+      return (ev.verdict || "done").replaceAll("_", " ");
+    default:
+      return ev.stage || ev.status || "…";
+  }
+}
+
+const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+const LABELS = {
+  accepted: "Accepted", wrong_answer: "Wrong Answer", compile_error: "Compile Error",
+  runtime_error: "Runtime Error", time_limit_exceeded: "Time Limit Exceeded",
+  memory_limit_exceeded: "Memory Limit Exceeded", rejected: "Rejected", not_run: "Not Run",
+  internal_error: "Internal Error",
+};
+
+export function renderCases(sub) {
+  const r = sub.result || {};
+  const v = sub.verdict || "internal_error";
+  const cases = r.cases || [];
+  const passed = cases.filter((c) => c.passed).length;
+  let html = `<div class="verdict-banner verdict-${esc(v)}"><span class="verdict-label">${esc(LABELS[v] || v)}</span>`;
+  if (cases.length) html += `<span class="run-summary"><b>${passed}</b>/${cases.length} tests passed</span>`;
+  html += `<a class="muted" href="/submissions/${sub.id}">run #${sub.id} · details →</a></div>`;
+  if (r.message) html += `<p class="verdict-message">${esc(r.message)}</p>`;
+  if (r.compile && !r.compile.ok && r.compile.log) html += `<pre class="log">${esc(r.compile.log)}</pre>`;
+  if ((r.cases || []).length) {
+    html += `<ul class="cases">`;
+    for (const c of r.cases) {
+      html += `<li class="case ${c.passed ? "pass" : "fail"}"><span class="dot"></span><span class="case-name">${esc(c.name)}</span>`;
+      if (!c.passed && c.message) html += `<span class="case-msg">${esc(c.message)}</span>`;
+      html += `</li>`;
+    }
+    html += `</ul>`;
+  }
+  if (r.stdout) html += `<details><summary>stdout</summary><pre class="log">${esc(r.stdout)}</pre></details>`;
+  return html;
+}

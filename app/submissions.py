@@ -1,0 +1,257 @@
+"""Submission life cycle: create (validated, rate-limited), claim, progress, record, sweep.
+
+Exactly-once recording: a worker *claims* a row with a conditional UPDATE that bumps
+``attempt``; progress and the result are written only ``WHERE attempt = <its claim>`` and
+``status = 'running'``. A worker that died (or was re-queued by the sweeper while it was slow)
+therefore cannot overwrite the result of the claim that replaced it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy import func, or_, update
+from sqlalchemy import select as core_select
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, select
+
+from app.models import Mode, Status, Submission, SubmissionCreate, User, utcnow
+from worker.grading.schema import Problem
+
+log = logging.getLogger(__name__)
+LANGUAGES = ("triton", "cuda")
+
+
+class SubmissionError(ValueError):
+    """Bad input; ``status`` is the HTTP status the API answers with."""
+
+    def __init__(self, message: str, status: int = 422) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def validate(
+    data: SubmissionCreate, problem: Problem | None, gpu_kinds: list[str], max_bytes: int
+) -> str:
+    """Check a submission's input; return the GPU kind (queue) it goes to."""
+    if problem is None:
+        raise SubmissionError(f"unknown problem {data.problem!r}", 404)
+    if data.language not in LANGUAGES:
+        raise SubmissionError(
+            f"unknown language {data.language!r}; use one of {', '.join(LANGUAGES)}"
+        )
+    if not data.source.strip():
+        raise SubmissionError("the source is empty")
+    size = len(data.source.encode("utf-8"))
+    if size > max_bytes:
+        raise SubmissionError(f"the source is {size} bytes; the limit is {max_bytes}", 413)
+    kind = data.gpu_kind or gpu_kinds[0]
+    if kind not in gpu_kinds:
+        raise SubmissionError(f"unknown GPU kind {kind!r}; this server has {', '.join(gpu_kinds)}")
+    return kind
+
+
+def check_rate(session: Session, user: User, per_minute: int) -> None:
+    since = utcnow() - timedelta(minutes=1)
+    n = session.exec(
+        select(func.count())
+        .select_from(Submission)
+        .where(Submission.user_id == user.id, col(Submission.created_at) >= since)
+    ).one()
+    if n >= per_minute:
+        raise SubmissionError(
+            f"too many submissions: at most {per_minute} a minute; wait a little", 429
+        )
+
+
+def create(session: Session, user: User, data: SubmissionCreate, gpu_kind: str) -> Submission:
+    assert user.id is not None
+    sub = Submission(
+        user_id=user.id,
+        problem=data.problem,
+        language=data.language,
+        mode=str(data.mode),
+        gpu_kind=gpu_kind,
+        source=data.source,
+    )
+    session.add(sub)
+    session.commit()
+    session.refresh(sub)
+    return sub
+
+
+def queue_position(session: Session, sub: Submission) -> int | None:
+    if sub.status != Status.QUEUED:
+        return None
+    ahead = session.exec(
+        select(func.count())
+        .select_from(Submission)
+        .where(
+            Submission.status == Status.QUEUED,
+            Submission.gpu_kind == sub.gpu_kind,
+            col(Submission.id) < sub.id,
+        )
+    ).one()
+    return int(ahead) + 1
+
+
+# --- the worker's side -------------------------------------------------------------------
+
+
+def claim(engine: Engine, sub_id: int, worker: str, stale_s: float) -> int | None:
+    """Take a queued row (or one whose claimer went silent); return the new attempt number."""
+    now = utcnow()
+    stale = now - timedelta(seconds=stale_s)
+    t = Submission.__table__  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        res = conn.execute(
+            update(t)
+            .where(
+                t.c.id == sub_id,
+                or_(
+                    t.c.status == Status.QUEUED,
+                    (t.c.status == Status.RUNNING) & (t.c.heartbeat_at < stale),
+                ),
+            )
+            .values(
+                status=Status.RUNNING,
+                attempt=t.c.attempt + 1,
+                started_at=now,
+                heartbeat_at=now,
+                worker=worker,
+                progress_json=json.dumps({"stage": "starting"}),
+            )
+        )
+        if res.rowcount != 1:
+            return None
+        return int(conn.execute(core_select(t.c.attempt).where(t.c.id == sub_id)).scalar_one())
+
+
+def report_progress(engine: Engine, sub_id: int, attempt: int, event: dict[str, Any]) -> bool:
+    """Store the latest progress event (and a heartbeat); False if this claim is no longer current."""
+    t = Submission.__table__  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        res = conn.execute(
+            update(t)
+            .where(
+                t.c.id == sub_id,
+                t.c.attempt == attempt,
+                t.c.status == Status.RUNNING,
+            )
+            .values(progress_json=json.dumps(event), heartbeat_at=utcnow())
+        )
+    return res.rowcount == 1
+
+
+def record(engine: Engine, sub_id: int, attempt: int, result: dict[str, Any]) -> bool:
+    """Write the result once; False (and nothing written) if this claim was superseded."""
+    t = Submission.__table__  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        res = conn.execute(
+            update(t)
+            .where(
+                t.c.id == sub_id,
+                t.c.attempt == attempt,
+                t.c.status == Status.RUNNING,
+            )
+            .values(
+                status=Status.DONE,
+                verdict=str(result.get("verdict")),
+                message=str(result.get("message") or "")[:2000],
+                score_ms=result.get("score_ms"),
+                result_json=json.dumps(result),
+                finished_at=utcnow(),
+                progress_json=json.dumps({"stage": "done", "verdict": result.get("verdict")}),
+            )
+        )
+    return res.rowcount == 1
+
+
+def sweep(
+    engine: Engine,
+    stuck_after_s: float,
+    enqueue: Callable[[int, str], None],
+    resend_after_s: float | None = None,
+) -> list[int]:
+    """Re-queue rows stuck in ``running`` (silent worker) and re-send long-``queued`` ones
+    (their message may be lost with a Redis that restarted without its data).
+
+    Re-sending is harmless: a duplicate message finds the row already claimed or done.
+    ``resend_after_s`` (default ``stuck_after_s``) spaces the re-sends of a row that is merely
+    waiting behind a long queue, so duplicates do not pile up.
+    """
+    now = utcnow()
+    cutoff = now - timedelta(seconds=stuck_after_s)
+    resend_cutoff = now - timedelta(
+        seconds=stuck_after_s if resend_after_s is None else resend_after_s
+    )
+    t = Submission.__table__  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        stuck = (
+            conn.execute(
+                core_select(t.c.id).where(t.c.status == Status.RUNNING, t.c.heartbeat_at < cutoff)
+            )
+            .scalars()
+            .all()
+        )
+        if stuck:
+            conn.execute(
+                update(t)
+                .where(t.c.id.in_(stuck), t.c.status == Status.RUNNING)
+                .values(
+                    status=Status.QUEUED,
+                    enqueued_at=resend_cutoff,  # re-sent just below
+                    progress_json=json.dumps({"stage": "requeued"}),
+                )
+            )
+        rows = conn.execute(
+            core_select(t.c.id, t.c.gpu_kind).where(
+                t.c.status == Status.QUEUED, t.c.enqueued_at <= resend_cutoff
+            )
+        ).all()
+        if rows:
+            conn.execute(update(t).where(t.c.id.in_([r.id for r in rows])).values(enqueued_at=now))
+    for r in rows:
+        log.warning("submission %s: re-queued on %s by the sweeper", r.id, r.gpu_kind)
+        enqueue(r.id, r.gpu_kind)
+    return [r.id for r in rows]
+
+
+def requeue(session: Session, sub: Submission) -> None:
+    """Rejudge: back to queued with a fresh attempt; the old result is kept until replaced."""
+    sub.status = Status.QUEUED
+    sub.attempt += 1  # invalidates any worker still busy with the previous claim
+    sub.enqueued_at = utcnow()
+    sub.progress_json = json.dumps({"stage": "queued"})
+    session.add(sub)
+    session.commit()
+
+
+# --- reading -----------------------------------------------------------------------------
+
+
+def solved_problems(session: Session, user_id: int) -> set[str]:
+    rows = session.exec(
+        select(Submission.problem)
+        .where(
+            Submission.user_id == user_id,
+            Submission.mode == Mode.SUBMIT,
+            Submission.verdict == "accepted",
+        )
+        .distinct()
+    ).all()
+    return set(rows)
+
+
+def may_see_source(session: Session, viewer: User | None, sub: Submission) -> bool:
+    """Your own code always; others' code only once you have solved the problem (or admins)."""
+    if viewer is None:
+        return False
+    if viewer.is_admin or viewer.id == sub.user_id:
+        return True
+    assert viewer.id is not None
+    return sub.problem in solved_problems(session, viewer.id)

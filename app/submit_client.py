@@ -1,0 +1,123 @@
+"""``kerneldojo submit``: post a solution to the API, follow its SSE stream, print the result."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.table import Table
+
+console = Console()
+LABELS = {
+    "accepted": "Accepted",
+    "wrong_answer": "Wrong Answer",
+    "compile_error": "Compile Error",
+    "runtime_error": "Runtime Error",
+    "time_limit_exceeded": "Time Limit Exceeded",
+    "memory_limit_exceeded": "Memory Limit Exceeded",
+    "rejected": "Rejected",
+    "not_run": "Not Run",
+    "internal_error": "Internal Error",
+}
+
+
+def stage_text(ev: dict[str, Any]) -> str:
+    st = ev.get("stage")
+    if st == "queued":
+        return f"queued (position {ev.get('queue_position') or '?'})"
+    if st in ("testing", "benchmarking"):
+        word = "test" if st == "testing" else "benchmark"
+        return f"{word} {ev.get('index')} of {ev.get('total')}: {ev.get('name', '')}"
+    return str(st or ev.get("status") or "...")
+
+
+def sse_events(resp: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
+    event, data = "message", ""
+    for line in resp.iter_lines():
+        if not line:
+            if data:
+                yield event, json.loads(data)
+            event, data = "message", ""
+        elif line.startswith("event:"):
+            event = line[6:].strip()
+        elif line.startswith("data:"):
+            data += line[5:].strip()
+
+
+def submit_and_follow(
+    server: str, token: str, problem: str, source: str, language: str, mode: str, gpu: str | None
+) -> int:
+    """Returns the exit code: 0 accepted, 1 another verdict, 2 the server refused it."""
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    with httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30) as client:
+        r = client.post(
+            "/api/v1/submissions",
+            json={
+                "problem": problem,
+                "language": language,
+                "source": source,
+                "mode": mode,
+                "gpu_kind": gpu,
+            },
+        )
+        if r.status_code != 201:
+            detail = (
+                r.json().get("detail")
+                if r.headers.get("content-type", "").startswith("application/json")
+                else r.text
+            )
+            console.print(f"[bold red]refused ({r.status_code}):[/] {detail}")
+            return 2
+        sub = r.json()
+        console.print(
+            f"submission [bold]#{sub['id']}[/] · {problem} · {language} · {sub['gpu_kind']}"
+        )
+        with (
+            console.status("queued") as status,
+            client.stream("GET", f"/api/v1/submissions/{sub['id']}/events", timeout=None) as resp,
+        ):
+            for event, ev in sse_events(resp):
+                status.update(stage_text(ev))
+                if event == "done":
+                    break
+        detail = client.get(f"/api/v1/submissions/{sub['id']}").json()
+    print_result(detail, server)
+    return 0 if detail.get("verdict") == "accepted" else 1
+
+
+def print_result(sub: dict[str, Any], server: str) -> None:
+    r = sub.get("result") or {}
+    v = sub.get("verdict") or "internal_error"
+    color = "green" if v == "accepted" else "red"
+    console.print(f"[bold {color}]{LABELS.get(v, v)}[/]  {r.get('message') or ''}")
+    cases = r.get("cases") or []
+    if cases:
+        t = Table("test", "result", "detail", box=None)
+        for c in cases:
+            t.add_row(
+                c["name"],
+                "[green]pass[/]" if c["passed"] else "[red]FAIL[/]",
+                c.get("message") or "",
+            )
+        console.print(t)
+    comp = r.get("compile") or {}
+    if comp and not comp.get("ok") and comp.get("log"):
+        console.print("[bold]compile log[/]")
+        console.print(comp["log"], markup=False, highlight=False)
+    bench = r.get("benchmark") or []
+    if bench:
+        t = Table("benchmark", "median", "GB/s", "TFLOP/s", "% of SOL", box=None)
+        for b in bench:
+            t.add_row(
+                b["name"],
+                f"{b['median_ms']:.4f} ms",
+                f"{b['gbps']:.1f}",
+                f"{b['tflops']:.2f}",
+                f"{b['sol_pct']:.0f}%",
+            )
+        console.print(t)
+        console.print(f"score (geometric mean): [bold]{r.get('score_ms'):.4f} ms[/]")
+    console.print(f"{server.rstrip('/')}/submissions/{sub['id']}")

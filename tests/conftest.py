@@ -1,0 +1,118 @@
+"""Shared test helpers: free ports, the databases (SQLite and PostgreSQL), the repo root."""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE_PROBLEMS = ROOT / "tests" / "fixtures" / "problems"
+PG_URL = os.environ.get("KERNELDOJO_TEST_PG", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("KERNELDOJO_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session", params=["sqlite", "postgresql"])
+def db_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
+    """A migrated, empty database of each kind; PostgreSQL gets a fresh schema per session."""
+    from app.core.db import migrate
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
+        migrate(url)
+        yield url
+        return
+    import sqlalchemy as sa
+
+    schema = f"kd_{uuid.uuid4().hex[:10]}"
+    admin = sa.create_engine(PG_URL)
+    with admin.begin() as c:
+        c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    url = f"{PG_URL}?options=-csearch_path%3D{schema}"
+    try:
+        migrate(url)
+        yield url
+    finally:
+        with admin.begin() as c:
+            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def problems_root() -> Path:
+    """The five real problems (``problems/``); KERNELDOJO_TEST_PROBLEMS overrides for development."""
+    return Path(os.environ.get("KERNELDOJO_TEST_PROBLEMS") or ROOT / "problems")
+
+
+class LiveServer:
+    """``kerneldojo serve`` as a user runs it: SQLite, the embedded broker, a worker alongside."""
+
+    def __init__(self, url: str, data_dir: Path, log: Path) -> None:
+        self.url, self.data_dir, self.log = url, data_dir, log
+
+    @property
+    def database_url(self) -> str:
+        return f"sqlite:///{self.data_dir / 'kerneldojo.db'}"
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    data = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    env = {
+        **os.environ,
+        "DATA_DIR": str(data),
+        "KERNELDOJO_GPU_KIND": "cpu",
+        "ENVIRONMENT": "development",
+        "PROBLEMS_DIR": str(problems_root()),
+        "KERNELDOJO_PROBLEMS": str(problems_root()),
+    }
+    for k in ("DATABASE_URL", "REDIS_URL", "GPU_KINDS"):
+        env.pop(k, None)
+    log = data / "serve.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--port", str(port)],
+            env=env,
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{url}/problems", timeout=2).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"kerneldojo serve did not start:\n{log.read_text()[-4000:]}")
+        time.sleep(0.3)
+    try:
+        yield LiveServer(url, data, log)
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)

@@ -1,0 +1,53 @@
+"""The Celery app: Redis when ``REDIS_URL`` is set, else kombu's filesystem transport in ``var/``.
+
+Only submission ids travel through the queue; one queue per GPU kind (``h100``, ``cpu``, ...).
+Tasks are acknowledged late and rejected (re-queued) when their worker process dies, so a
+crash never loses a submission; the database guards against grading one twice.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from celery import Celery
+
+from app.core.config import Settings, get_settings
+
+TASK_NAME = "kerneldojo.grade"
+
+
+def make_celery(settings: Settings) -> Celery:
+    opts: dict[str, Any] = {}
+    if settings.REDIS_URL:
+        opts["visibility_timeout"] = settings.BROKER_VISIBILITY_TIMEOUT_S
+        if settings.REDIS_PREFIX:
+            opts["global_keyprefix"] = settings.REDIS_PREFIX
+    else:
+        folder = settings.broker_folder
+        for sub in ("queue", "processed", "control"):
+            (folder / sub).mkdir(parents=True, exist_ok=True)
+        opts.update(
+            data_folder_in=str(folder / "queue"),
+            data_folder_out=str(folder / "queue"),
+            processed_folder=str(folder / "processed"),
+            store_processed=False,
+            control_folder=str(folder / "control"),
+            polling_interval=0.2,
+        )
+    app = Celery("kerneldojo", broker=settings.broker_url, include=["worker.tasks"])
+    app.conf.update(
+        broker_transport_options=opts,
+        broker_connection_retry_on_startup=True,
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        task_ignore_result=True,
+        worker_prefetch_multiplier=1,
+        # One grading at a time per worker: a GPU is timed by one kernel at a time.
+        worker_concurrency=1,
+        worker_hijack_root_logger=False,
+        task_default_queue="cpu",
+    )
+    return app
+
+
+celery = make_celery(get_settings())

@@ -1,0 +1,168 @@
+"""The grading task: load the submission by id, call the judge core, save the result.
+
+Thin on purpose. The judge core (torch, triton) is imported inside the task only, so that
+importing this module (and the Celery app) stays cheap and torch-free in the web process.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from functools import lru_cache
+from typing import Any
+
+from celery import Task
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
+
+from app import submissions
+from app.core.config import get_settings
+from app.core.db import make_engine
+from app.models import Submission
+from worker.celery_app import TASK_NAME, celery
+
+log = logging.getLogger(__name__)
+
+
+@lru_cache
+def engine() -> Engine:
+    return make_engine(get_settings().database_url)
+
+
+def enqueue(sub_id: int, gpu_kind: str) -> None:
+    celery.send_task(TASK_NAME, args=[sub_id], queue=gpu_kind)
+
+
+@celery.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
+def grade_submission(self: Task, sub_id: int) -> None:
+    run(sub_id, worker=str(self.request.hostname or "worker"))
+
+
+def run(sub_id: int, worker: str) -> bool:
+    """Grade one submission if it can be claimed; True when this call recorded its result."""
+    settings = get_settings()
+    eng = engine()
+    attempt = submissions.claim(eng, sub_id, worker, stale_s=settings.STUCK_AFTER_S)
+    if attempt is None:
+        log.info("submission %s: already claimed or done; skipping", sub_id)
+        return False
+    log.info("submission %s: claimed (attempt %d) by %s", sub_id, attempt, worker)
+    with Session(eng) as s:
+        sub = s.get(Submission, sub_id)
+        assert sub is not None
+        slug, source, language, mode, kind = (
+            sub.problem,
+            sub.source,
+            sub.language,
+            sub.mode,
+            sub.gpu_kind,
+        )
+
+    stop = threading.Event()
+    beat = threading.Thread(target=_heartbeat, args=(eng, sub_id, attempt, stop), daemon=True)
+    beat.start()
+    t0 = time.monotonic()
+    try:
+        result = _grade(
+            slug, source, language, mode, kind, lambda ev: _progress(eng, sub_id, attempt, ev)
+        )
+    finally:
+        stop.set()
+    ok = submissions.record(eng, sub_id, attempt, result)
+    if ok:
+        log.info("submission %s: %s in %.1fs", sub_id, result.get("verdict"), time.monotonic() - t0)
+    else:
+        log.warning("submission %s: attempt %d was superseded; result discarded", sub_id, attempt)
+    return ok
+
+
+_pool: Any = None  # a warm runner (torch already imported) for the next submission
+
+
+def _device(kind: str) -> str:
+    return "cpu" if kind == "cpu" else "cuda"
+
+
+@worker_process_init.connect  # type: ignore[untyped-decorator]
+def _start_pool(**_: Any) -> None:
+    """Start a runner ahead of the first submission, so the learner does not wait for torch."""
+    global _pool
+    try:
+        from worker.grading.runner_client import RunnerPool
+
+        _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")), size=1)
+    except Exception:
+        log.exception("could not start a warm runner; grading starts runners on demand")
+
+
+@worker_process_shutdown.connect  # type: ignore[untyped-decorator]
+def _stop_pool(**_: Any) -> None:
+    if _pool is not None:
+        _pool.close()
+
+
+def _grade(
+    slug: str, source: str, language: str, mode: str, kind: str, on_progress: Any
+) -> dict[str, Any]:
+    try:
+        from worker.grading.grader import grade
+        from worker.grading.problems import resolve
+
+        problem = resolve(slug)
+        device = _device(kind)
+        pool = _pool if _pool is not None and _pool.device == device else None
+        result = grade(
+            problem, source, language, device=device, mode=mode, on_progress=on_progress, pool=pool
+        )
+        return dict(result.to_dict())
+    except Exception as e:  # the judge core failed, not the submission: say so, keep serving
+        log.exception("grading failed")
+        return {
+            "verdict": "internal_error",
+            "problem": slug,
+            "language": language,
+            "device": kind,
+            "message": f"the judge failed: {type(e).__name__}: {e}",
+            "cases": [],
+            "benchmark": [],
+            "score_ms": None,
+        }
+
+
+def _progress(eng: Engine, sub_id: int, attempt: int, event: dict[str, Any]) -> None:
+    if not submissions.report_progress(eng, sub_id, attempt, dict(event)):
+        log.warning("submission %s: attempt %d no longer current", sub_id, attempt)
+
+
+def _heartbeat(eng: Engine, sub_id: int, attempt: int, stop: threading.Event) -> None:
+    """Keep the claim fresh during long phases (compile, benchmark) between progress events."""
+    from sqlalchemy import update
+
+    from app.models import Status, utcnow
+
+    t = Submission.__table__  # type: ignore[attr-defined]
+    # Several beats within STUCK_AFTER_S, so that a live worker never looks stale.
+    every = max(0.5, min(5.0, get_settings().STUCK_AFTER_S / 4))
+    while not stop.wait(every):
+        try:
+            with eng.begin() as conn:
+                conn.execute(
+                    update(t)
+                    .where(t.c.id == sub_id, t.c.attempt == attempt, t.c.status == Status.RUNNING)
+                    .values(heartbeat_at=utcnow())
+                )
+        except Exception:
+            log.exception("submission %s: heartbeat failed", sub_id)
+
+
+@worker_ready.connect  # type: ignore[untyped-decorator]
+def _sweep_at_startup(**_: Any) -> None:
+    """A worker that starts re-queues what a dead one left behind."""
+    try:
+        s = get_settings()
+        submissions.sweep(engine(), s.STUCK_AFTER_S, enqueue, s.RESEND_QUEUED_AFTER_S)
+    except Exception:
+        log.exception("startup sweep failed")
