@@ -6,7 +6,8 @@
 #
 # Base images are build ARGs, so the same file builds from a locally made base where no
 # registry is reachable (scripts/compose_smoke.py uses a debootstrapped Debian bookworm).
-# Wheels in docker/wheels/ are preferred to PyPI (docker/wheels/README.md).
+# Wheels in docker/wheels/ are preferred to PyPI (docker/wheels/README.md); they are bind-mounted
+# for the install (RUN --mount, BuildKit or Buildah), so they never end up in a layer.
 ARG WEB_BASE=python:3.11-slim-bookworm
 ARG CPU_BASE=python:3.11-slim-bookworm
 ARG NODE_BASE=node:20-bookworm-slim
@@ -44,9 +45,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 \
     KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems
 RUN python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo
-COPY docker/wheels/ /tmp/wheels/
 COPY --from=source /app /app
-RUN pip install --find-links /tmp/wheels -e '/app[web]' && rm -rf /tmp/wheels
+RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
+    pip install --find-links /tmp/wheels -e '/app[web]'
 WORKDIR /app
 USER kerneldojo
 EXPOSE 8000
@@ -63,12 +64,12 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
 RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
     && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo
-COPY docker/wheels/ /tmp/wheels/
 COPY requirements/torch-cpu.txt /tmp/torch-cpu.txt
 COPY --from=source /app /app
 # torch first, from requirements/torch-cpu.txt (the CPU build: a local +cpu wheel, else PyPI).
-RUN pip install --find-links /tmp/wheels -r /tmp/torch-cpu.txt \
-    && pip install --find-links /tmp/wheels -e '/app[judge,web]' && rm -rf /tmp/wheels
+RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
+    pip install --find-links /tmp/wheels -r /tmp/torch-cpu.txt \
+    && pip install --find-links /tmp/wheels -e '/app[judge,web]'
 WORKDIR /app
 # The judge's sandbox (bubblewrap) needs user namespaces: see security_opt in docker-compose.yml.
 USER kerneldojo
@@ -89,10 +90,10 @@ RUN apt-get update && apt-get install -y --no-install-recommends \
     && python3 -m venv /opt/venv \
     && (id -u 1000 >/dev/null 2>&1 && userdel --remove "$(id -nu 1000)" || true) \
     && useradd --create-home --uid 1000 kerneldojo
-COPY docker/wheels/ /tmp/wheels/
 COPY --from=source /app /app
 # PyPI's default torch wheel is the CUDA build; nvcc comes from the base image.
-RUN pip install --find-links /tmp/wheels -e '/app[judge,web]' && rm -rf /tmp/wheels
+RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
+    pip install --find-links /tmp/wheels -e '/app[judge,web]'
 WORKDIR /app
 USER kerneldojo
 # KERNELDOJO_GPU_KIND is set per worker in docker-compose.yml (the queue's name, e.g. h100).
