@@ -437,6 +437,8 @@ def main() -> int:
         "STUCK_AFTER_S": "30",
         "RESEND_QUEUED_AFTER_S": "30",
         "COMPOSE_PROFILES": "cpu",
+        # Podman (Buildah) writes OCI images by default, which drop HEALTHCHECK.
+        "BUILDAH_FORMAT": "docker",
     }
     cv = subprocess.run([*compose, "version"], capture_output=True, text=True).stdout
     meta = {
