@@ -376,8 +376,11 @@ def submit(api: Api, source: Path) -> int:
     return int(sub["id"])
 
 
-def wait_done(api: Api, sid: int, timeout: float = 600) -> tuple[str, float]:
-    start = time.monotonic()
+def wait_done(
+    api: Api, sid: int, timeout: float = 600, since: float | None = None
+) -> tuple[str, float]:
+    """The verdict, and the seconds from ``since`` (the submit) to seeing it done."""
+    start = time.monotonic() if since is None else since
     while time.monotonic() - start < timeout:
         _, sub = api.call("GET", f"/api/v1/submissions/{sid}")
         if sub.get("status") == "done":
@@ -402,9 +405,10 @@ def learner_flow(api: Api, admin: tuple[str, str], state: dict[str, Any]) -> str
         raise RuntimeError(f"token: {status} {tok}")
     api.cookies.clear()  # from here on: the personal token only
     api.headers = {"Authorization": f"Bearer {tok['token']}"}
+    t0 = time.monotonic()
     good, bad = submit(api, ACCEPTED), submit(api, WRONG)
-    v_good, t_good = wait_done(api, good)
-    v_bad, t_bad = wait_done(api, bad)
+    v_good, t_good = wait_done(api, good, since=t0)
+    v_bad, t_bad = wait_done(api, bad, since=t0)
     if (v_good, v_bad) != ("accepted", "wrong_answer"):
         raise RuntimeError(f"verdicts {v_good}, {v_bad}")
     _, board = api.call("GET", "/api/v1/leaderboard/vector-add?gpu=cpu")
@@ -431,11 +435,13 @@ def restart_flow(
     api: Api,
     state: dict[str, Any],
 ) -> str:
+    t0 = time.monotonic()
     sid = submit(api, ACCEPTED)
     time.sleep(1.0)
+    _, before = api.call("GET", f"/api/v1/submissions/{sid}")
     rec.sh([*compose, "-p", PROJECT, "--profile", "cpu", "restart", "worker-cpu", "redis"], env=env)
     healthy = wait_healthy(engine, ["redis", "worker-cpu"], timeout=300)
-    verdict, took = wait_done(api, sid, timeout=600)
+    verdict, took = wait_done(api, sid, timeout=600, since=t0)
     if verdict != "accepted":
         raise RuntimeError(f"after restart: #{sid} {verdict}")
     for key, want in (("good", "accepted"), ("bad", "wrong_answer")):
@@ -445,12 +451,22 @@ def restart_flow(
     _, board = api.call("GET", "/api/v1/leaderboard/vector-add?gpu=cpu")
     if not any(e["submission_id"] == state["good"] for e in board):
         raise RuntimeError("leaderboard lost the accepted submission")
-    return f"#{sid} submitted, worker+redis restarted ({healthy}); #{sid} {verdict} {took:.1f}s after submit; earlier verdicts and board intact"
+    return f"#{sid} submitted, {before.get('status')} when worker+redis restarted ({healthy}); #{sid} {verdict} {took:.1f}s after submit; earlier verdicts and board intact"
 
 
 def run_for(rec: Recorder, argv: list[str], env: dict[str, str], done: str) -> str:
     rec.sh(argv, env=env)
     return done
+
+
+def build(rec: Recorder, engine: str, argv: list[str], env: dict[str, str]) -> str:
+    rec.sh(argv, env=env)
+    sizes = []
+    for image in ("kerneldojo-web:latest", "kerneldojo-worker-cpu:latest"):
+        out = rec.sh([engine, "image", "inspect", "--format", "{{.Size}}", image], check=False)
+        size = out.strip().splitlines()[-1] if out.strip() else "?"
+        sizes.append(f"{image} {int(size) / 1e6:.0f} MB" if size.isdigit() else image)
+    return "built " + ", ".join(sizes)
 
 
 def free_port() -> int:
@@ -492,7 +508,7 @@ def main() -> int:
         "engine": subprocess.run(
             [engine, "--version"], capture_output=True, text=True
         ).stdout.strip(),
-        "compose": " ".join(Path(c).name for c in compose) + " " + " ".join(cv.split()[-3:]),
+        "compose": next((ln for ln in cv.splitlines() if "compose" in ln.lower()), compose[-1]),
         "host": f"{os.cpu_count()} CPUs, {socket.gethostname()}",
         "base": "?",
     }
@@ -503,8 +519,8 @@ def main() -> int:
         meta["base"] = rec.step("base images", base_images, rec, engine, env, args.base)
         rec.step("wheelhouse (docker/wheels)", wheelhouse, rec)
         rec.step("compose refuses a missing secret", refuses_defaults, rec, compose, env, engine)
-        build = ["build", *(["--no-cache"] if args.no_cache else []), "web", "worker-cpu"]
-        rec.step("build web + worker-cpu images", run_for, rec, [*cp, *build], env, "built")
+        build_cmd = ["build", *(["--no-cache"] if args.no_cache else []), "web", "worker-cpu"]
+        rec.step("build web + worker-cpu images", build, rec, engine, [*cp, *build_cmd], env)
         rec.step("app refuses the example secret", app_refuses_example_secret, rec, engine, env)
         rec.step("start (up -d, cpu profile)", run_for, rec, [*cp, "up", "-d"], env, "started")
         rec.step(
