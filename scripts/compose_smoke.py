@@ -164,7 +164,8 @@ def debian_mirror() -> str:
 
 def make_local_base(rec: Recorder, engine: str) -> str:
     """A Debian bookworm base from debootstrap; trusts this host's extra CAs (a TLS proxy)."""
-    if rec.sh([engine, "image", "inspect", LOCAL_BASE], check=False).strip().startswith("["):
+    have = subprocess.run([engine, "image", "inspect", LOCAL_BASE], capture_output=True)
+    if have.returncode == 0:
         return f"{LOCAL_BASE} (reused)"
     if os.geteuid() != 0 or not shutil.which("debootstrap"):
         raise RuntimeError("no registry and no debootstrap as root: cannot make a base image")
