@@ -156,9 +156,12 @@ def _podman_compose_has_profiles(pc: str) -> bool:
 def debian_mirror() -> str:
     for f in [Path("/etc/apt/sources.list"), *Path("/etc/apt/sources.list.d").glob("*")]:
         if f.is_file():
-            m = re.search(r"(https?://\S+/debian)\b(?!-)", f.read_text(errors="ignore"))
-            if m:
-                return m.group(1)
+            for line in f.read_text(errors="ignore").splitlines():
+                if line.lstrip().startswith("#"):
+                    continue
+                for url in re.findall(r"https?://\S+", line):
+                    if url.rstrip("/").endswith("/debian"):
+                        return url.rstrip("/")
     return "http://deb.debian.org/debian"
 
 
