@@ -17,8 +17,8 @@ ARG GPU_BASE=nvidia/cuda:12.8.1-devel-ubuntu24.04
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_BASE} AS static
 # A plain Debian base has no node: take Debian's (node 18 runs esbuild fine).
-RUN command -v npm >/dev/null || (apt-get update \
-    && apt-get install -y --no-install-recommends nodejs npm \
+RUN command -v npm >/dev/null || (apt-get -o Acquire::Retries=5 update \
+    && apt-get -o Acquire::Retries=5 install -y --no-install-recommends nodejs npm \
     && rm -rf /var/lib/apt/lists/*)
 WORKDIR /src
 COPY package.json package-lock.json ./
@@ -61,7 +61,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 \
     KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems \
     KERNELDOJO_GPU_KIND=cpu TRITON_INTERPRET=1
-RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap \
+RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends bubblewrap \
     && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo
 COPY requirements/torch-cpu.txt /tmp/torch-cpu.txt
@@ -84,7 +84,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
     KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems \
     NVIDIA_DRIVER_CAPABILITIES=compute,utility
 # python3-dev + gcc: Triton compiles its small C launcher at run time.
-RUN apt-get update && apt-get install -y --no-install-recommends \
+RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends \
         python3 python3-venv python3-dev gcc libc6-dev bubblewrap ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv /opt/venv \

@@ -4,7 +4,7 @@
 # `pg_isready` on the PATH. Debian bookworm ships PostgreSQL 15.
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
-RUN apt-get update && apt-get install -y --no-install-recommends postgresql \
+RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends postgresql \
     && rm -rf /var/lib/apt/lists/* \
     && ln -s /usr/lib/postgresql/*/bin/* /usr/local/bin/ 2>/dev/null || true \
     && mkdir -p /var/lib/postgresql/data /var/run/postgresql \

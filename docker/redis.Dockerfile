@@ -4,7 +4,7 @@
 # on 6379, data in /data, `redis-cli` for the health check.
 ARG BASE=debian:bookworm-slim
 FROM ${BASE}
-RUN apt-get update && apt-get install -y --no-install-recommends redis-server \
+RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends redis-server \
     && rm -rf /var/lib/apt/lists/* && mkdir -p /data && chown redis:redis /data
 WORKDIR /data
 USER redis
