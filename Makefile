@@ -5,7 +5,7 @@ STAMP  := $(VENV)/.installed
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: install system-deps serve test test-fast lint fmt gpu-check problems-check clean
+.PHONY: install system-deps serve test test-fast lint fmt gpu-check problems-check compose-smoke clean
 
 $(STAMP): pyproject.toml requirements/torch-cpu.txt
 	test -x $(PY) || python3 -m venv $(VENV)
@@ -58,6 +58,11 @@ problems-check: install
 # benchmark in one call. Uses the host's python3, not the CPU venv.
 gpu-check:
 	python3 scripts/gpu_check.py
+
+# The container stack end to end (build, up with the cpu profile, grade, restart, down); needs
+# Docker or Podman, takes minutes, not part of `make test`. Writes benchmarks/compose-smoke/.
+compose-smoke:
+	python3 scripts/compose_smoke.py $(SMOKE_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

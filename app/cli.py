@@ -136,10 +136,22 @@ admin_app = typer.Typer(help="Instructor accounts.", no_args_is_help=True)
 
 @admin_app.command("create")
 def admin_create(
-    username: Annotated[str, typer.Option(prompt=True)],
-    password: Annotated[str, typer.Option(prompt=True, hide_input=True, confirmation_prompt=True)],
+    username: Annotated[str, typer.Option(prompt=True, envvar="KERNELDOJO_ADMIN_USERNAME")],
+    password: Annotated[
+        str,
+        typer.Option(
+            prompt=True,
+            hide_input=True,
+            confirmation_prompt=True,
+            envvar="KERNELDOJO_ADMIN_PASSWORD",
+        ),
+    ],
 ) -> None:
-    """Create an admin (or make an existing user one, with this password)."""
+    """Create an admin (or make an existing user one, with this password).
+
+    Non-interactive from the environment (KERNELDOJO_ADMIN_USERNAME, KERNELDOJO_ADMIN_PASSWORD):
+    the web container runs it at each start, so the environment's password wins.
+    """
     from sqlmodel import Session
 
     from app.accounts import create_admin

@@ -44,6 +44,28 @@ def test_admin_create(tmp_path: Path) -> None:
     assert r.returncode == 2
 
 
+def test_admin_create_from_environment(tmp_path: Path) -> None:
+    """The web container's start-up creates the first admin with no prompt and no argv secret."""
+    env = {
+        **os.environ,
+        "DATA_DIR": str(tmp_path),
+        "KERNELDOJO_ADMIN_USERNAME": "envprof",
+        "KERNELDOJO_ADMIN_PASSWORD": "from-the-env-1",
+    }
+    env.pop("DATABASE_URL", None)
+    r = subprocess.run(
+        [KERNELDOJO, "admin", "create"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    with Session(make_engine(f"sqlite:///{tmp_path / 'kerneldojo.db'}")) as s:
+        assert s.exec(select(User).where(User.username == "envprof")).one().is_admin
+
+
 @pytest.mark.timeout(180)
 def test_submit_streams_progress_and_prints_the_result(
     live_server: LiveServer, tmp_path: Path

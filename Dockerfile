@@ -1,0 +1,102 @@
+# KernelDojo images, one file, four targets (docker-compose.yml picks them):
+#   web         FastAPI app, no torch, no CUDA                   (non-root)
+#   worker-cpu  Celery worker grading Triton under the interpreter (compose profile `cpu`)
+#   worker-gpu  Celery worker with the CUDA toolkit (nvcc), CUDA torch, Triton, bubblewrap
+#   static      (internal) the browser bundle built with npm + esbuild
+#
+# Base images are build ARGs, so the same file builds from a locally made base where no
+# registry is reachable (scripts/compose_smoke.py uses a debootstrapped Debian bookworm).
+# Wheels in docker/wheels/ are preferred to PyPI (docker/wheels/README.md); they are bind-mounted
+# for the install (RUN --mount, BuildKit or Buildah), so they never end up in a layer.
+ARG WEB_BASE=python:3.11-slim-bookworm
+ARG CPU_BASE=python:3.11-slim-bookworm
+ARG NODE_BASE=node:20-bookworm-slim
+# Ubuntu 24.04: Python 3.12 (KernelDojo needs >= 3.11; 22.04 ships 3.10).
+ARG GPU_BASE=nvidia/cuda:12.8.1-devel-ubuntu24.04
+
+# ---------------------------------------------------------------------------------------------
+FROM ${NODE_BASE} AS static
+# A plain Debian base has no node: take Debian's (node 18 runs esbuild fine).
+RUN command -v npm >/dev/null || (apt-get -o Acquire::Retries=5 update \
+    && apt-get -o Acquire::Retries=5 install -y --no-install-recommends nodejs npm \
+    && rm -rf /var/lib/apt/lists/*)
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --loglevel=error
+COPY scripts/build-static.mjs scripts/
+COPY app/static app/static
+RUN node scripts/build-static.mjs
+
+# ---------------------------------------------------------------------------------------------
+# The source tree every Python image runs from (editable install: the judge mounts worker/
+# into its sandbox from where it lies, the app finds templates/ and alembic.ini beside it).
+FROM ${WEB_BASE} AS source
+WORKDIR /app
+COPY pyproject.toml README.md alembic.ini ./
+COPY app app
+COPY worker worker
+COPY templates templates
+COPY docker/web-start.sh docker/
+COPY --from=static /src/app/static/dist app/static/dist
+
+# ---------------------------------------------------------------------------------------------
+FROM ${WEB_BASE} AS web
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 \
+    KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems
+RUN python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo
+COPY --from=source /app /app
+RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
+    pip install --find-links /tmp/wheels -e '/app[web]'
+WORKDIR /app
+USER kerneldojo
+EXPOSE 8000
+HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=5 \
+    CMD python3 -c "import urllib.request,sys; urllib.request.urlopen('http://127.0.0.1:8000/api/v1/problems', timeout=4)" || exit 1
+CMD ["sh", "docker/web-start.sh"]
+
+# ---------------------------------------------------------------------------------------------
+FROM ${CPU_BASE} AS worker-cpu
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 \
+    KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems \
+    KERNELDOJO_GPU_KIND=cpu TRITON_INTERPRET=1
+RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends bubblewrap \
+    && rm -rf /var/lib/apt/lists/* \
+    && python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo
+COPY requirements/torch-cpu.txt /tmp/torch-cpu.txt
+COPY --from=source /app /app
+# torch first, from requirements/torch-cpu.txt (the CPU build: a local +cpu wheel, else PyPI).
+RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
+    pip install --find-links /tmp/wheels -r /tmp/torch-cpu.txt \
+    && pip install --find-links /tmp/wheels -e '/app[judge,web]'
+WORKDIR /app
+# The judge's sandbox (bubblewrap) needs user namespaces: see security_opt in docker-compose.yml.
+USER kerneldojo
+HEALTHCHECK --interval=15s --timeout=20s --start-period=60s --retries=4 \
+    CMD celery -A worker.celery_app inspect ping --timeout 10 -d "worker-${KERNELDOJO_GPU_KIND}@$(hostname)" || exit 1
+CMD ["sh", "-c", "exec kerneldojo worker --queue \"$KERNELDOJO_GPU_KIND\""]
+
+# ---------------------------------------------------------------------------------------------
+FROM ${GPU_BASE} AS worker-gpu
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 DEBIAN_FRONTEND=noninteractive \
+    KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems \
+    NVIDIA_DRIVER_CAPABILITIES=compute,utility
+# python3-dev + gcc: Triton compiles its small C launcher at run time.
+RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends \
+        python3 python3-venv python3-dev gcc libc6-dev bubblewrap ca-certificates \
+    && rm -rf /var/lib/apt/lists/* \
+    && python3 -m venv /opt/venv \
+    && (id -u 1000 >/dev/null 2>&1 && userdel --remove "$(id -nu 1000)" || true) \
+    && useradd --create-home --uid 1000 kerneldojo
+COPY --from=source /app /app
+# PyPI's default torch wheel is the CUDA build; nvcc comes from the base image.
+RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
+    pip install --find-links /tmp/wheels -e '/app[judge,web]'
+WORKDIR /app
+USER kerneldojo
+# KERNELDOJO_GPU_KIND is set per worker in docker-compose.yml (the queue's name, e.g. h100).
+HEALTHCHECK --interval=15s --timeout=20s --start-period=120s --retries=4 \
+    CMD celery -A worker.celery_app inspect ping --timeout 10 -d "worker-${KERNELDOJO_GPU_KIND}@$(hostname)" || exit 1
+CMD ["sh", "-c", "exec kerneldojo worker --queue \"$KERNELDOJO_GPU_KIND\""]

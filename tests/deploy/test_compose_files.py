@@ -1,0 +1,47 @@
+"""The container files stay consistent with each other (cheap text checks; the real stack is
+exercised by ``make compose-smoke``, which is too slow for ``make test``)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCKERFILE = (ROOT / "Dockerfile").read_text()
+COMPOSE = (ROOT / "docker-compose.yml").read_text()
+
+
+def test_compose_targets_exist_in_the_dockerfile() -> None:
+    stages = set(re.findall(r"^FROM \S+ AS (\S+)$", DOCKERFILE, re.M))
+    targets = set(re.findall(r"target: ([\w-]+)", COMPOSE))
+    assert targets == {"web", "worker-gpu", "worker-cpu"}
+    assert targets <= stages
+
+
+def test_base_images_are_build_args_passed_by_compose() -> None:
+    for arg in ("WEB_BASE", "CPU_BASE", "NODE_BASE", "GPU_BASE"):
+        assert re.search(rf"^ARG {arg}=\S+", DOCKERFILE, re.M), arg
+        assert f"{arg}: ${{{arg}:-" in COMPOSE, arg
+
+
+def test_secrets_are_required_and_images_overridable() -> None:
+    assert "${SECRET_KEY:?" in COMPOSE and "${POSTGRES_PASSWORD:?" in COMPOSE
+    assert "${REDIS_IMAGE:-redis:7}" in COMPOSE and "${POSTGRES_IMAGE:-postgres:16}" in COMPOSE
+
+
+def test_every_role_has_a_healthcheck_and_roles_run_unprivileged() -> None:
+    # Three Python images with HEALTHCHECK and USER; redis and postgres have compose checks.
+    assert DOCKERFILE.count("HEALTHCHECK ") == 3
+    assert DOCKERFILE.count("USER kerneldojo") == 3
+    assert COMPOSE.count("healthcheck:") == 2
+    assert COMPOSE.count("condition: service_healthy") == 4
+
+
+def test_only_the_web_port_is_published() -> None:
+    assert re.findall(r'^\s+- "(.+)"$', COMPOSE, re.M) == ["${WEB_PORT:-8000}:8000"]
+    assert "6379:" not in COMPOSE and "5432:" not in COMPOSE
+
+
+def test_files_the_images_copy_exist() -> None:
+    for rel in re.findall(r"^COPY (?!--from)(\S+)", DOCKERFILE, re.M):
+        assert (ROOT / rel).exists(), rel
