@@ -41,6 +41,10 @@ PING_COUNT = 20
 # No honest kernel beats the measured ceilings by 25% (a read-only kernel can exceed the
 # read+write copy bandwidth by a few percent, not more).
 SOL_GUARD = 0.8
+# The referee's wall clock around one timed call (pipe, SIGCONT/SIGSTOP, the GPU's switch between
+# two processes' contexts) ran 0.5-1.5 ms above its calibrated overhead on an H100, call after call:
+# it resolves forgeries of milliseconds, not of microseconds. Below that, SOL_GUARD bounds a lie.
+WALL_SLACK_MS = 2.0
 Progress = Callable[[dict[str, Any]], None]
 
 
@@ -505,11 +509,10 @@ class _Session:
         st = timing.stats(times)
         wall_med = statistics.median(walls)
         # The runner's clock runs in untrusted code: the referee's own clock must agree with it.
-        # The referee's wall clock carries ~0.1 ms of scheduling noise around its calibrated
-        # overhead (seen on an H100), so only a gross disagreement is called forgery; the
-        # speed-of-light bound below catches a forged time that is merely too good.
+        # Only a gross disagreement is called forgery (see WALL_SLACK_MS); the speed-of-light
+        # bound below catches a forged time that is merely too good.
         referee_ms = wall_med - self.overhead_ms
-        if st.median < 0.5 * referee_ms - 0.1:
+        if st.median < 0.5 * referee_ms - WALL_SLACK_MS:
             raise Stop(
                 Verdict.REJECTED,
                 f"benchmark {case.name}: reported {st.median:.4f} ms, but the "

@@ -42,6 +42,7 @@ class Runner:
         self.cases: dict[str, list[Any]] = {}
         self.mappings: dict[str, list[int]] = {}
         self.torch: Any = None
+        self.hold: Any = None
 
     def send(self, **msg: Any) -> None:
         self.out.write(json.dumps(msg) + "\n")
@@ -56,13 +57,18 @@ class Runner:
             torch.cuda.init()
             torch.zeros(1, device="cuda")
             torch.cuda.synchronize()
+            from worker.grading.hold import Hold
+
+            self.hold = Hold(torch)
 
     def ping(self) -> None:
         """The same path as a timed call with nothing in it: calibrates the referee's clock."""
         if self.device == "cuda":
             torch = self.torch
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            self.hold.hold()
             start.record()
+            self.hold.release()
             torch.cuda.synchronize()
             end.record()
             end.synchronize()
@@ -113,8 +119,14 @@ class Runner:
         ms = None
         if timed:
             start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            # The GPU is held until solve has returned: the start event fires when the queued
+            # work can begin, not when the host begins to launch it (see hold.py).
+            self.hold.hold()
             start.record()
-            self._invoke(call_args)
+            try:
+                self._invoke(call_args)
+            finally:
+                self.hold.release()
             self._synchronize()
             end.record()
             end.synchronize()

@@ -1,0 +1,78 @@
+"""Hold the GPU while a timed call is launched, so its CUDA-event time is GPU time only.
+
+A timed call records a start event, calls ``solve`` and records an end event. On an idle GPU the
+start event fires at once, and everything the host does before the first kernel reaches the GPU
+(Python, Triton's launcher, the rules' dispatch mode) is counted as kernel time: on an H100 that
+was 50-90 µs on a 140 µs vector add, and it varied with the host's scheduling. The usual cure
+(nvbench's "blocking kernel") is to queue a kernel that spins until the host has launched the
+timed work, then record the start event behind it: the launches are hidden, the kernel time is not.
+
+The holding kernel here fills every thread slot of every SM (``blocks_per_sm`` blocks of 512
+threads, no more than 32 registers each), so nothing the submission queues on another stream can
+run while it is held: work on a side stream starts no earlier than the start event. It waits for a
+generation counter in device memory that the host bumps with a copy-engine copy on a separate
+non-blocking stream once ``solve`` has returned, or for a timeout, so a ``solve`` that synchronizes
+the device inside itself only waits ``timeout_ns``, and its time is still GPU time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import triton
+import triton.language as tl
+
+WARPS = 16  # 512 threads per block
+TIMEOUT_NS = 20_000_000
+
+
+@triton.jit
+def _globaltimer():  # type: ignore[no-untyped-def]
+    return tl.inline_asm_elementwise(
+        asm="mov.u64 $0, %globaltimer;",
+        constraints="=l",
+        args=[],
+        dtype=tl.int64,
+        is_pure=False,
+        pack=1,
+    )
+
+
+@triton.jit
+def _hold(flag_ptr, generation, timeout_ns):  # type: ignore[no-untyped-def]
+    t0 = _globaltimer()
+    waiting = tl.load(flag_ptr, volatile=True) < generation
+    while waiting:
+        waiting = (tl.load(flag_ptr, volatile=True) < generation) & (
+            _globaltimer() - t0 < timeout_ns
+        )
+
+
+class Hold:
+    """One per runner process; ``hold()`` before the start event, ``release()`` after ``solve``."""
+
+    def __init__(self, torch: Any) -> None:
+        self.torch = torch
+        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        threads = int(getattr(props, "max_threads_per_multi_processor", 2048))
+        self.grid = (props.multi_processor_count * max(1, threads // (32 * WARPS)),)
+        self.flag = torch.zeros(1, dtype=torch.int64, device="cuda")
+        self.host = torch.zeros(1, dtype=torch.int64, pin_memory=True)
+        self.stream = torch.cuda.Stream()  # a pool stream: created non-blocking
+        self.generation = 0
+        # Compile now, before any submission code exists, and release at once.
+        self.hold()
+        self.release()
+        torch.cuda.synchronize()
+
+    def hold(self) -> None:
+        self.generation += 1
+        _hold[self.grid](
+            self.flag, self.generation, TIMEOUT_NS, num_warps=WARPS, num_stages=1, maxnreg=32
+        )
+
+    def release(self) -> None:
+        torch = self.torch
+        self.host[0] = self.generation
+        with torch.cuda.stream(self.stream):
+            self.flag.copy_(self.host, non_blocking=True)
