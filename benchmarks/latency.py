@@ -42,6 +42,9 @@ def variants(source: str, count: int) -> list[str]:
     return out
 
 
+TOP_LEVEL = ("compile", "sandbox_start", "calibrate", "load", "tests", "settle", "benchmark")
+
+
 def pct(xs: list[float], q: float) -> float:
     s = sorted(xs)
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
@@ -85,6 +88,15 @@ def main() -> None:
         "phase_median_s": {
             k: round(statistics.median(ph.get(k, 0.0) for ph in phases), 3) for k in keys
         },
+        # What the top-level phases leave out (set-up of the session, result assembly).
+        "unaccounted_median_s": round(
+            statistics.median(
+                t - sum(ph.get(k, 0.0) for k in TOP_LEVEL) for t, ph in zip(totals, phases, strict=True)
+            ),
+            3,
+        ),
+        "phase_nesting": "tests includes first_launch (the Triton JIT); benchmark includes "
+        "clocks and baseline; cuda_init ran ahead of demand and is not in the total",
     }
     print(json.dumps(summary, indent=1))
     if ns.json:

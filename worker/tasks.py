@@ -93,7 +93,8 @@ def _start_pool(**_: Any) -> None:
     try:
         from worker.grading.runner_client import RunnerPool
 
-        _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")), size=1)
+        _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")))
+        _pool.warm(now=True)  # nothing is being timed yet
     except Exception:
         log.exception("could not start a warm runner; grading starts runners on demand")
 

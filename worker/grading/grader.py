@@ -36,8 +36,9 @@ log = logging.getLogger(__name__)
 
 MAX_SOURCE_BYTES = 256 << 10
 RUNNER_START_S = 120.0
-BENCH_BUDGET_S = 4.0
-PING_COUNT = 20
+BENCH_BUDGET_S = 2.5
+PING_COUNT = 10
+SNAPSHOT_ONE_IN = 8
 # No honest kernel beats the measured ceilings by 25% (a read-only kernel can exceed the
 # read+write copy bandwidth by a few percent, not more).
 SOL_GUARD = 0.8
@@ -100,6 +101,8 @@ def grade(
             return session.result
         finally:
             session.close()
+            if pool is not None:
+                pool.warm()  # the spare runners may create their CUDA contexts now
 
 
 class _Session:
@@ -125,6 +128,7 @@ class _Session:
         self.overhead_ms = 0.0
         self.deadline = time.monotonic() + problem.limits.total_s
         self.first_call = True
+        self.timed_calls = 0
         self.flusher: timing.L2Flusher | None = None
         self.pool: RunnerPool | None = None
 
@@ -140,8 +144,10 @@ class _Session:
             self._tests()
             if self.mode == "submit" and self.dev == "cuda":
                 if self.pool is not None:
-                    # No runner of the pool may be starting (import, CUDA context) while timing.
-                    self.pool.settle(RUNNER_START_S)
+                    # No runner of the pool may be creating a CUDA context while timing.
+                    t0 = time.monotonic()
+                    self.pool.settle(RUNNER_START_S, warm=False)
+                    self._phase("settle", t0)
                 self._benchmarks()
             self.result.verdict = Verdict.ACCEPTED
         except Stop as s:
@@ -210,8 +216,12 @@ class _Session:
         except (RunnerDied, RunnerTimeout) as e:
             raise Stop(Verdict.INTERNAL_ERROR, f"the runner did not start: {e}") from e
         self._phase("sandbox_start", t0)
+        if self.runner.init_s is not None:  # done ahead of demand with a pool: not waited for
+            self.result.phases["cuda_init"] = self.runner.init_s
         if self.dev == "cuda":
+            t0 = time.monotonic()
             self._calibrate()
+            self._phase("calibrate", t0)
 
     def _calibrate(self) -> None:
         """The referee's clock overhead for one timed call, measured before any submission code
@@ -344,7 +354,10 @@ class _Session:
             # (until "launched") may take the compile limit; the device part only the call limit.
             jit = self.first_call and self.dev == "cuda" and self.language == "triton"
             host_limit = lim.call_s + (lim.compile_s if jit else 0.0)
+            t0 = time.monotonic()
             msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
+            if self.first_call:  # mostly the JIT compile of a Triton kernel
+                self._phase("first_launch", t0)
             if msg.get("op") == "launched":
                 msg = self._recv(self._left(lim.call_s), "running")
         self.first_call = False
@@ -459,6 +472,12 @@ class _Session:
                 f"benchmark {case.name}: outputs were still unwritten when solve reported "
                 "completion (work finished outside the timed call)",
             )
+        self.timed_calls += 1
+        if self.timed_calls > 3 and secrets.randbelow(SNAPSHOT_ONE_IN) != 0:
+            return self._reported(msg), wall
+        # The runner is frozen: outputs that still change now are written by GPU work it left
+        # running. Waiting costs twice the call, so after the first calls it is done on a secret
+        # random one in SNAPSHOT_ONE_IN: work left running on every call is caught all the same.
         torch.cuda.synchronize()
         time.sleep(max(0.001, 2 * wall / 1e3))
         for a in self.problem.outputs:
@@ -468,10 +487,14 @@ class _Session:
                     f"benchmark {case.name}: outputs kept changing after solve "
                     "returned (work left running outside the timed call)",
                 )
+        return self._reported(msg), wall
+
+    @staticmethod
+    def _reported(msg: dict[str, Any]) -> float:
         ms = msg.get("ms")
         if not isinstance(ms, float | int) or ms != ms or ms < 0:
             raise Stop(Verdict.REJECTED, "the runner reported no valid time for a timed call")
-        return float(ms), wall
+        return float(ms)
 
     def _probe(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]) -> list[Any]:
         """Copies of a few float outputs at random positions where the answer is finite."""
@@ -493,7 +516,9 @@ class _Session:
     ) -> BenchResult:
         for _ in range(2):  # warm-up on other inputs: JIT, caches, clocks
             self._timed_call(key, bufs, case, None)
+        t0 = time.monotonic()
         clocks_before = device.clocks()
+        self._phase("clocks", t0)
         times: list[float] = []
         walls: list[float] = []
         start = time.monotonic()
@@ -505,7 +530,9 @@ class _Session:
                 len(times) >= 3 and time.monotonic() - start > BENCH_BUDGET_S
             ):
                 break
+        t0 = time.monotonic()
         clocks_after = device.clocks()
+        self._phase("clocks", t0)
         st = timing.stats(times)
         wall_med = statistics.median(walls)
         # The runner's clock runs in untrusted code: the referee's own clock must agree with it.
@@ -549,9 +576,16 @@ class _Session:
             sol_pct=round(100 * sol_ms / st.median, 1),
             bound="memory" if t_mem >= t_cmp else "compute",
             wall_median_ms=round(wall_med, 4),
-            baseline_ms=baseline.cached(self.problem, case),
+            baseline_ms=self._baseline(case),
             clocks=clocks,
         )
+
+    def _baseline(self, case: Case) -> float | None:
+        t0 = time.monotonic()  # measured once per GPU and case, then read from the cache
+        try:
+            return baseline.cached(self.problem, case)
+        finally:
+            self._phase("baseline", t0)
 
     # -- plumbing ---------------------------------------------------------------------------
     def _request(

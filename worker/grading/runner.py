@@ -16,6 +16,7 @@ import importlib.util
 import json
 import os
 import sys
+import time
 import traceback
 from pathlib import Path
 from typing import Any
@@ -49,10 +50,18 @@ class Runner:
         self.out.flush()
 
     # -- set-up, before any submission code runs -------------------------------------------
-    def init_device(self) -> None:
+    def preload(self) -> None:
+        """The slow imports, which touch no GPU."""
         import torch
 
         self.torch = torch
+        if self.device == "cuda":
+            import triton  # noqa: F401
+
+            from worker.grading import hold  # noqa: F401
+
+    def init_device(self) -> None:
+        torch = self.torch
         if self.device == "cuda":
             torch.cuda.init()
             torch.zeros(1, device="cuda")
@@ -253,8 +262,17 @@ def main() -> None:
     inp = os.fdopen(ns.ctl_in, "r")
     out = os.fdopen(ns.ctl_out, "w")
     runner = Runner(ns.workdir, ns.device, out)
+    runner.preload()
+    runner.send(op="imported")
+    # A runner started ahead of demand stops here, with torch imported (seconds of CPU work, no
+    # GPU), until the referee says "init": creating a CUDA context disturbs the GPU, so the
+    # referee starts that only while nothing is being timed (see RunnerPool).
+    first = inp.readline()
+    if not first or json.loads(first).get("op") != "init":
+        os._exit(0)
+    t0 = time.monotonic()
     runner.init_device()
-    runner.send(op="ready", pid=os.getpid())
+    runner.send(op="ready", pid=os.getpid(), init_s=round(time.monotonic() - t0, 4))
     filename = ""
     for line in inp:
         msg = json.loads(line)

@@ -39,16 +39,30 @@ def runner_env(device: str) -> dict[str, str]:
     return {"TRITON_INTERPRET": "1"} if device == "cpu" else {}
 
 
+def pool_size(device: str) -> int:
+    """Runners kept ready (``KERNELDOJO_POOL_SIZE``), each a process with torch imported."""
+    try:
+        return max(1, int(os.environ.get("KERNELDOJO_POOL_SIZE", "")))
+    except ValueError:
+        # A runner takes ~6 s to start on a GPU host (import torch, CUDA context) and a
+        # small grading ~1.5 s: three in flight keep up with back-to-back submissions.
+        return 3 if device == "cuda" else 1
+
+
 class RunnerPool:
     """Runners started ahead of demand (torch imported, CUDA initialised), each used once.
 
     A fresh process per submission keeps submissions apart; starting it before it is needed
     takes the ~5 s of ``import torch`` and CUDA start-up off the learner's wait.
+
+    A replacement starts as soon as a runner is taken, but it only imports (CPU work, no GPU)
+    until ``warm()``: the grader calls that once a grading is over, so no CUDA context is ever
+    created while a submission is being timed.
     """
 
-    def __init__(self, device: str, size: int = 1) -> None:
+    def __init__(self, device: str, size: int | None = None) -> None:
         self.device = device
-        self.size = size
+        self.size = size if size is not None else pool_size(device)
         self._ready: deque[RunnerClient] = deque()
         self._fill()
 
@@ -79,9 +93,24 @@ class RunnerPool:
         self._fill()
         return client
 
-    def settle(self, timeout_s: float) -> None:
-        """Wait until every runner started ahead of demand has finished starting."""
+    def warm(self, now: bool = False) -> None:
+        """Let the runners that have finished importing create their CUDA contexts; call it
+        when nothing is being timed. ``now``: every runner, as soon as its imports are done
+        (at start-up, before any grading)."""
         for client in list(self._ready):
+            try:
+                if now or client.poll_imported():
+                    client.start_device()
+            except RunnerDied:
+                self._ready.remove(client)
+                client.close()
+
+    def settle(self, timeout_s: float, warm: bool = True) -> None:
+        """Wait until no runner is starting its device: with ``warm``, every runner is ready;
+        without, those still importing are left alone (they do not touch the GPU)."""
+        for client in list(self._ready):
+            if not (warm or client.init_sent):
+                continue
             try:
                 client.wait_ready(timeout_s)
             except (RunnerDied, RunnerTimeout):
@@ -137,15 +166,45 @@ class RunnerClient:
             os.close(c2p_w)
         self._buf = b""
         self.frozen = False
+        self.imported = False
+        self.init_sent = False
+        self.init_s: float | None = None  # the runner's device start-up, however long ago
+
+    def start_device(self) -> None:
+        """Tell the runner to initialise its device once its imports are done (no wait)."""
+        if not self.init_sent:
+            self.init_sent = True
+            self.send(op="init")
+
+    def poll_imported(self) -> bool:
+        """Whether the runner has finished its imports (it says so once); never blocks."""
+        if not self.imported and not self.ready:
+            try:
+                self._expect(self.recv(0.0), "imported")
+            except RunnerTimeout:
+                return False
+        return self.imported or self.ready
 
     def wait_ready(self, timeout_s: float) -> None:
         """Block until the runner has imported torch and initialised its device."""
         if self.ready:
             return
-        msg = self.recv(timeout_s)
-        if msg.get("op") != "ready":
-            raise RunnerDied(f"unexpected first message from the runner: {msg}")
+        self.start_device()
+        deadline = time.monotonic() + timeout_s
+        if not self.imported:
+            self._expect(self.recv(timeout_s), "imported")
+        msg = self.recv(max(0.0, deadline - time.monotonic()))
+        self._expect(msg, "ready")
+
+    def _expect(self, msg: dict[str, Any], op: str) -> None:
+        if msg.get("op") != op:
+            raise RunnerDied(f"unexpected message from the starting runner: {msg}")
+        if op == "imported":
+            self.imported = True
+            return
         self.ready = True
+        init_s = msg.get("init_s")
+        self.init_s = float(init_s) if isinstance(init_s, int | float) else None
 
     def send(self, *, thaw_last: bool = False, **msg: Any) -> None:
         """Write one message; a frozen runner is thawed first, or just after (``thaw_last``)."""
@@ -162,10 +221,10 @@ class RunnerClient:
         deadline = time.monotonic() + timeout_s
         while b"\n" not in self._buf:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise RunnerTimeout()
-            r, _, _ = select.select([self._c2p_r], [], [], left)
+            r, _, _ = select.select([self._c2p_r], [], [], max(0.0, left))
             if not r:
+                if left <= 0:
+                    raise RunnerTimeout()
                 continue
             chunk = os.read(self._c2p_r, 1 << 16)
             if not chunk:
