@@ -100,7 +100,14 @@ def grade(
             session.result.message = f"internal error: {type(e).__name__}: {e}"
             return session.result
         finally:
+            if pool is not None and session.runner is not None:
+                # Killed and reaped in the background: the verdict need not wait for a process
+                # with a CUDA context to exit. The pool waits for it before the next timing.
+                pool.retire(session.runner)
+                session.runner = None
+            t0 = time.monotonic()
             session.close()
+            session._phase("cleanup", t0)
             if pool is not None:
                 pool.warm()  # the spare runners may create their CUDA contexts now
 

@@ -10,6 +10,7 @@ import shutil
 import signal
 import sys
 import tempfile
+import threading
 import time
 from collections import deque
 from pathlib import Path
@@ -64,6 +65,7 @@ class RunnerPool:
         self.device = device
         self.size = size if size is not None else pool_size(device)
         self._ready: deque[RunnerClient] = deque()
+        self._retiring: list[threading.Thread] = []
         self._fill()
 
     def _fill(self) -> None:
@@ -105,9 +107,23 @@ class RunnerPool:
                 self._ready.remove(client)
                 client.close()
 
+    def retire(self, client: RunnerClient) -> None:
+        """Kill a used runner's process tree in the background (``settle`` waits for it)."""
+        t = threading.Thread(target=client.close, name="runner-reaper", daemon=True)
+        t.start()
+        self._retiring.append(t)
+
+    def reap(self, timeout_s: float = 60.0) -> None:
+        """Wait until every retired runner's processes are gone."""
+        deadline = time.monotonic() + timeout_s
+        for t in self._retiring:
+            t.join(max(0.0, deadline - time.monotonic()))
+        self._retiring = [t for t in self._retiring if t.is_alive()]
+
     def settle(self, timeout_s: float, warm: bool = True) -> None:
-        """Wait until no runner is starting its device: with ``warm``, every runner is ready;
-        without, those still importing are left alone (they do not touch the GPU)."""
+        """Wait until no runner is starting its device or exiting: with ``warm``, every runner
+        is ready; without, those still importing are left alone (they do not touch the GPU)."""
+        self.reap(timeout_s)
         for client in list(self._ready):
             if not (warm or client.init_sent):
                 continue
@@ -120,6 +136,7 @@ class RunnerPool:
     def close(self) -> None:
         while self._ready:
             self._ready.popleft().close()
+        self.reap()
 
 
 class RunnerClient:
