@@ -54,8 +54,9 @@ def main() -> None:
     for r in range(ns.rounds):
         geo: dict[str, float] = {}
         for s in samples:
+            # Back to back, as a busy worker grades: the pool refills between gradings and
+            # never starts a CUDA context while one is timed.
             res = grader.grade(p, s.path.read_text(), s.language, device="cuda", pool=pool)
-            pool.settle(120)
             if res.verdict != Verdict.ACCEPTED:
                 print(f"round {r} {s.path.name}: {res.verdict} {res.message[:200]}", flush=True)
                 continue

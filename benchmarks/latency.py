@@ -84,7 +84,13 @@ def main() -> None:
         t0 = time.monotonic()
         res = grader.grade(p, src, "triton", device=dev, mode=ns.mode, pool=pool)
         totals.append(time.monotonic() - t0)
-        phases.append(res.phases)
+        phases.append(
+            {
+                **res.phases,
+                **{f"runs:{b.name}": b.runs for b in res.benchmark},
+                "throttled": sum(bool(b.clocks.get("throttled")) for b in res.benchmark),
+            }
+        )
         verdicts.append(str(res.verdict))
         print(f"{i:3d} {res.verdict} {totals[-1]:.2f}s {res.phases}", flush=True)
         if ns.json:  # as it goes: a run cut short keeps what it measured

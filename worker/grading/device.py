@@ -62,9 +62,17 @@ def compute_capability() -> tuple[int, int] | None:
         return None
 
 
-# Clock-event bits that mean the clocks were held down (not idle): SW power cap, HW slowdown,
-# SW/HW thermal slowdown, power brake.
-_THROTTLE_BITS = 0x4 | 0x8 | 0x20 | 0x40 | 0x80
+# Clock-event bits that mean the clocks were held down: HW slowdown, SW/HW thermal slowdown,
+# power brake. SW power cap (0x4) is reported by an H100 even when idle at 1965 of 1980 MHz:
+# it counts only when the SM clock is really down.
+_THROTTLE_BITS = 0x8 | 0x20 | 0x40 | 0x80
+_SW_POWER_CAP = 0x4
+
+
+def _throttled(reasons: int, sm_mhz: int, sm_max_mhz: int) -> bool:
+    if reasons & _THROTTLE_BITS:
+        return True
+    return bool(reasons & _SW_POWER_CAP) and sm_max_mhz > 0 and sm_mhz < 0.95 * sm_max_mhz
 
 
 @functools.cache
@@ -97,13 +105,16 @@ def clocks() -> dict[str, object]:
                 getattr(pynvml, "nvmlDeviceGetCurrentClocksThrottleReasons", None),
             )
             reasons = int(reasons_fn(handle))
+            sm = int(pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_SM))
+            sm_max = int(pynvml.nvmlDeviceGetMaxClockInfo(handle, pynvml.NVML_CLOCK_SM))
             return {
-                "sm_mhz": str(pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_SM)),
+                "sm_mhz": str(sm),
+                "sm_max_mhz": str(sm_max),
                 "mem_mhz": str(pynvml.nvmlDeviceGetClockInfo(handle, pynvml.NVML_CLOCK_MEM)),
                 "temp_c": str(pynvml.nvmlDeviceGetTemperature(handle, pynvml.NVML_TEMPERATURE_GPU)),
                 "power_w": f"{pynvml.nvmlDeviceGetPowerUsage(handle) / 1000:.2f}",
                 "reasons": f"0x{reasons:016x}",
-                "throttled": bool(reasons & _THROTTLE_BITS),
+                "throttled": _throttled(reasons, sm, sm_max),
             }
         except Exception:
             pass
@@ -120,6 +131,7 @@ def _clocks_smi() -> dict[str, object]:
         "temperature.gpu",
         "power.draw",
         "clocks_event_reasons.active",
+        "clocks.max.sm",
     ]
     try:
         out = subprocess.run(
@@ -133,11 +145,15 @@ def _clocks_smi() -> dict[str, object]:
         return {}
     vals = [v.strip() for v in out.split(",")]
     res: dict[str, object] = dict(
-        zip(["sm_mhz", "mem_mhz", "temp_c", "power_w", "reasons"], vals, strict=False)
+        zip(["sm_mhz", "mem_mhz", "temp_c", "power_w", "reasons", "sm_max_mhz"], vals, strict=False)
     )
     try:
         reasons = int(str(res.get("reasons", "0")), 16)
     except ValueError:
         reasons = 0
-    res["throttled"] = bool(reasons & _THROTTLE_BITS)
+    try:
+        sm, sm_max = int(str(res.get("sm_mhz"))), int(str(res.get("sm_max_mhz")))
+    except ValueError:
+        sm, sm_max = 0, 0
+    res["throttled"] = _throttled(reasons, sm, sm_max)
     return res
