@@ -768,6 +768,21 @@ def context() -> Context:
     return Context(secret, shadow)
 
 
+_POOL: Any = None
+
+
+def _pool(device: str) -> Any:
+    """On a GPU, runners come from a warm pool, as in the worker (and ~6 s faster each)."""
+    global _POOL
+    if device != "cuda" or os.environ.get("KERNELDOJO_ADV_POOL", "1") == "0":
+        return None
+    if _POOL is None:
+        from worker.grading.runner_client import RunnerPool
+
+        _POOL = RunnerPool("cuda")
+    return _POOL
+
+
 def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[str, Any]:
     """Grade one entry; a table row (submission, class, language, expected, got, ok, note)."""
     from worker.grading import grader, problems
@@ -779,8 +794,12 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
     problem = cut_problem(problems.resolve(entry.problem), entry, device)
     source = (SUBMISSIONS / entry.path).read_text()
     t0 = time.monotonic()
-    res = grader.grade(problem, source, entry.language, device=device, mode="submit").to_dict()
+    res = grader.grade(
+        problem, source, entry.language, device=device, mode="submit", pool=_pool(device)
+    ).to_dict()
     seconds = time.monotonic() - t0
+    if _POOL is not None:
+        _POOL.reap()  # the retired runner is gone before the checks look for leftovers
     verdict = str(res.get("verdict"))
     issues = run_checks(entry, res, ctx)
     ok = expected is not None and matches(expected, verdict) and not issues

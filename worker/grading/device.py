@@ -7,6 +7,7 @@ import os
 import re
 import shutil
 import subprocess
+from typing import Any
 
 
 @functools.cache
@@ -99,7 +100,7 @@ def clocks() -> dict[str, object]:
         try:
             import pynvml
 
-            reasons_fn = getattr(
+            reasons_fn: Any = getattr(
                 pynvml,
                 "nvmlDeviceGetCurrentClocksEventReasons",
                 getattr(pynvml, "nvmlDeviceGetCurrentClocksThrottleReasons", None),
