@@ -253,7 +253,19 @@ def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
     except ImportError:
         print("no adversarial suite found", flush=True)
         return [], 0
-    return run_catalog(device="cuda")
+    rows = Rows(OUT / "adversarial.jsonl")
+
+    def show(row: dict[str, Any]) -> None:  # as it goes: a run cut short keeps what it graded
+        rows.append(row)
+        flag = "ok" if row["ok"] else ("HOLE" if row["known_hole"] else "FAIL")
+        print(
+            f"{flag:4} {row['submission']:40} expected={row['expected']} got={row['got']} "
+            f"{row.get('seconds', '')}s",
+            flush=True,
+        )
+
+    _, failures = run_catalog(device="cuda", on_row=show)
+    return list(rows), failures
 
 
 def main() -> None:
