@@ -34,7 +34,8 @@ from typing import Any
 
 from locust import FastHttpUser, between, events, task
 
-SEED = json.loads(open(os.environ["KD_LOAD_SEED"], encoding="utf-8").read())
+with open(os.environ["KD_LOAD_SEED"], encoding="utf-8") as _f:
+    SEED = json.load(_f)
 SLUGS: list[str] = SEED["slugs"]
 SUB_IDS: list[int] = SEED["submission_ids"]
 LEARNERS: list[str] = SEED["learners"]
@@ -49,7 +50,16 @@ _next_learner = iter(range(10**9))
 
 @events.request.add_listener
 def _record(request_type, name, response_time, response_length, exception=None, **_kw):  # type: ignore[no-untyped-def]
-    _raw.append((time.time(), request_type, name, response_time, response_length, repr(exception) if exception else None))
+    _raw.append(
+        (
+            time.time(),
+            request_type,
+            name,
+            response_time,
+            response_length,
+            repr(exception) if exception else None,
+        )
+    )
 
 
 @events.quitting.add_listener
@@ -59,7 +69,10 @@ def _dump(environment, **_kw):  # type: ignore[no-untyped-def]
         return
     with open(path, "w", encoding="utf-8") as f:
         for ts, t, n, ms, size, exc in _raw:
-            f.write(json.dumps({"t": ts, "method": t, "name": n, "ms": ms, "bytes": size, "error": exc}) + "\n")
+            f.write(
+                json.dumps({"t": ts, "method": t, "name": n, "ms": ms, "bytes": size, "error": exc})
+                + "\n"
+            )
 
 
 class Learner(FastHttpUser):
@@ -67,7 +80,9 @@ class Learner(FastHttpUser):
 
     def on_start(self) -> None:
         # The session cookie is handled by hand (see the module's docstring).
-        self.client.cookiejar.set_policy(DefaultCookiePolicy(blocked_domains=["127.0.0.1", "localhost"]))
+        self.client.cookiejar.set_policy(
+            DefaultCookiePolicy(blocked_domains=["127.0.0.1", "localhost"])
+        )
         self.session_cookie = ""
         self.username: str | None = None
         if random.random() < LOGGED_IN_SHARE:
@@ -77,7 +92,9 @@ class Learner(FastHttpUser):
     @contextmanager
     def _request(self, method: str, path: str, name: str, **kw: Any) -> Iterator[Any]:
         headers = {"Cookie": f"kd_session={self.session_cookie}"} if self.session_cookie else {}
-        with self.client.request(method, path, name=name, headers=headers, catch_response=True, **kw) as r:
+        with self.client.request(
+            method, path, name=name, headers=headers, catch_response=True, **kw
+        ) as r:
             set_cookie = (r.headers or {}).get("set-cookie") or ""
             m = SESSION_COOKIE.search(set_cookie)
             if m:
@@ -90,7 +107,12 @@ class Learner(FastHttpUser):
             if r.status_code != 200 or not m:
                 r.failure(f"login form: {r.status_code}")
                 return
-        form = {"csrf_token": m.group(1), "username": self.username, "password": PASSWORD, "next": "/problems"}
+        form = {
+            "csrf_token": m.group(1),
+            "username": self.username,
+            "password": PASSWORD,
+            "next": "/problems",
+        }
         with self._request("POST", "/login", "POST /login", data=form, allow_redirects=False) as r:
             if r.status_code != 303:
                 r.failure(f"login: {r.status_code}")
