@@ -142,9 +142,10 @@ def create(
 
 
 # Benchmark buffers outlive a grading. A fresh cuMemAlloc lands on different physical memory
-# each time, and on an H100 a memory-bound kernel's time moved by 2-5% from one allocation to
-# the next: two gradings of the same code then disagreed by more than the noise of either.
-# Reusing the same allocations times every submission a worker grades on the same memory. They
+# each time, and in one process on an H100 a memory-bound kernel's time moved by 2-5% from one
+# allocation to the next. Reusing the same allocations times every submission a worker grades
+# on the same memory (and saves the allocations; gradings still differ by ~3% for reasons not
+# yet found: benchmarks/README.md). They
 # are shared with one runner at a time (the previous one is dead before the next binds them),
 # and every input is rewritten and every output poisoned before each call.
 KEEP_LIMIT_BYTES = 12 << 30
