@@ -1,0 +1,65 @@
+"""The warm runner pool: spares import ahead of demand, start their device only when told,
+and used runners are reaped in the background (CPU runners: the protocol is the same)."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from worker.grading import grader, problems
+from worker.grading.runner_client import RunnerPool, RunnerTimeout
+from worker.grading.verdicts import Verdict
+
+START_S = 180.0
+
+
+def _wait_imported(pool: RunnerPool) -> None:
+    client = pool._ready[0]
+    deadline = time.monotonic() + START_S
+    while not client.poll_imported():
+        assert time.monotonic() < deadline, "the spare runner never finished its imports"
+        time.sleep(0.1)
+
+
+def test_a_spare_runner_waits_for_init_before_starting_its_device() -> None:
+    pool = RunnerPool("cpu", size=1)
+    try:
+        client = pool._ready[0]
+        # Not told to start: settling without warming neither sends init nor waits.
+        t0 = time.monotonic()
+        pool.settle(START_S, warm=False)
+        assert time.monotonic() - t0 < 1.0
+        assert not client.init_sent
+        _wait_imported(pool)
+        with pytest.raises(RunnerTimeout):  # imported, and idle until told
+            client.recv(0.5)
+        assert not client.ready
+        pool.warm()
+        assert client.init_sent
+        pool.settle(START_S, warm=False)  # now it waits: this runner is starting its device
+        assert client.ready
+    finally:
+        pool.close()
+
+
+def test_a_pooled_grading_leaves_a_spare_and_no_process_of_the_used_runner() -> None:
+    pool = RunnerPool("cpu", size=1)
+    try:
+        pool.settle(START_S)
+        used = pool._ready[0]
+        p = problems.resolve("vector-add")
+        sample = next(s for s in p.samples if s.path.name == "triton_simple.py")
+        res = grader.grade(
+            p, sample.path.read_text(), "triton", device="cpu", mode="run", pool=pool
+        )
+        assert res.verdict == Verdict.ACCEPTED, res.message
+        assert res.phases["sandbox_start"] < 1.0  # the runner was ready before the submission
+        assert len(pool._ready) == 1 and pool._ready[0] is not used
+        pool.reap(START_S)
+        assert used.proc.popen.poll() is not None
+        assert not os.path.exists(f"/proc/{used.proc.pid}")
+        assert not used.workdir.exists()
+    finally:
+        pool.close()
