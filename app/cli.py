@@ -74,6 +74,17 @@ def serve(
     worker: Annotated[
         bool, typer.Option(help="Start a Celery worker alongside (the embedded default).")
     ] = True,
+    workers: Annotated[
+        int,
+        typer.Option(
+            "--workers",
+            envvar="WEB_WORKERS",
+            min=1,
+            help="Web server processes (uvicorn workers). One process serves Python on one core "
+            "at a time (the GIL); on a class server give it one per core "
+            "(benchmarks/web-load-2026-11-23.md).",
+        ),
+    ] = 1,
 ) -> None:
     """Run the web app (migrating the database first) and, by default, a worker alongside."""
     _logging()
@@ -107,7 +118,19 @@ def serve(
 
         from app.main import create_app
 
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+        if workers > 1:
+            # Each process builds its own app from the same environment (and runs its own
+            # sweeper: sweeping is idempotent, a duplicate re-send finds the row claimed).
+            uvicorn.run(
+                "app.main:create_app",
+                factory=True,
+                workers=workers,
+                host=host,
+                port=port,
+                log_level="info",
+            )
+        else:
+            uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
     finally:
         if proc is not None and proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)

@@ -12,6 +12,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import submissions
 from app.api.main import api_router
@@ -52,7 +53,11 @@ def create_app(
         openapi_url="/api/v1/openapi.json",
     )
     app.state.settings = settings
-    app.state.engine = make_engine(settings.database_url)
+    app.state.engine = make_engine(
+        settings.database_url,
+        pool_size=settings.DB_POOL_SIZE,
+        max_overflow=settings.DB_MAX_OVERFLOW,
+    )
     app.state.registry = ProblemRegistry(settings.PROBLEMS_DIR)
     app.state.enqueue = enqueue if enqueue is not None else celery_enqueue
     app.add_middleware(
@@ -63,11 +68,49 @@ def create_app(
         same_site="lax",
         https_only=settings.secure_cookies,
     )
+    # Outermost: at most as many requests inside the app as it has database connections.
+    app.add_middleware(RequestSlots, slots=_connection_capacity(settings))
     app.include_router(api_router, prefix="/api/v1")
     app.include_router(pages_router)
     errors.install(app)
     app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
     return app
+
+
+def _connection_capacity(settings: Settings) -> int:
+    if settings.database_url.startswith("sqlite"):
+        return 15  # SQLAlchemy's default pool: 5 + 10 overflow
+    return max(1, settings.DB_POOL_SIZE + settings.DB_MAX_OVERFLOW)
+
+
+class RequestSlots:
+    """At most ``slots`` requests inside the app at once; the others wait here, in the loop.
+
+    A request holds its pooled database connection from its first query until its session
+    closes, across several hops to the thread pool (each sync dependency, then the route).
+    With more requests inside than connections, the threads of requests waiting for a
+    connection can fill the thread pool while the requests holding the connections wait for
+    a thread: nothing moves until the pool's 30 s timeout, then 500s. One web process and a
+    burst of log-ins did exactly that (benchmarks/web-load-2026-11-23.md). With at most one
+    request per connection, and fewer requests than anyio's 40 threads, every request inside
+    gets both. Static files and the long-lived progress streams (which take a connection only
+    for each short poll) are not counted.
+    """
+
+    def __init__(self, app: ASGIApp, slots: int) -> None:
+        self.app = app
+        self.slots = slots
+        self._sem: asyncio.Semaphore | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or path.startswith("/static/") or path.endswith("/events"):
+            await self.app(scope, receive, send)
+            return
+        if self._sem is None:
+            self._sem = asyncio.Semaphore(self.slots)
+        async with self._sem:
+            await self.app(scope, receive, send)
 
 
 async def _sweeper(app: FastAPI) -> None:

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func
+from sqlalchemy import select as sa_select
+from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app.models import Mode, Status, Submission, User
@@ -42,33 +44,55 @@ def acceptance(session: Session) -> dict[str, tuple[int, int]]:
 
 
 def leaderboard(session: Session, problem: str, gpu_kind: str) -> list[Entry]:
-    rows = session.exec(
-        select(Submission, User.username)
+    return leaderboards(session, [problem], gpu_kind).get(problem, [])
+
+
+def leaderboards(session: Session, problems: list[str], gpu_kind: str) -> dict[str, list[Entry]]:
+    """The boards of several problems from one query.
+
+    Only the columns a board shows are read (not whole rows with their source and result
+    JSON): building full ORM objects for every accepted submission was most of the CPU time
+    of the leaderboard and submission pages under load (benchmarks/web-load-2026-11-23.md).
+    """
+    if not problems:
+        return {}
+    rows = session.execute(
+        sa_select(
+            col(Submission.id),
+            col(Submission.user_id),
+            col(Submission.problem),
+            col(Submission.score_ms),
+            col(Submission.language),
+            col(Submission.finished_at),
+            col(User.username),
+        )
         .join(User, col(User.id) == Submission.user_id)
         .where(
-            Submission.problem == problem,
-            Submission.gpu_kind == gpu_kind,
-            Submission.mode == Mode.SUBMIT,
-            Submission.verdict == "accepted",
-            Submission.status == Status.DONE,
+            col(Submission.problem).in_(problems),
+            col(Submission.gpu_kind) == gpu_kind,
+            col(Submission.mode) == Mode.SUBMIT,
+            col(Submission.verdict) == "accepted",
+            col(Submission.status) == Status.DONE,
             col(Submission.hidden).is_(False),
         )
+        .order_by(col(Submission.id))
     ).all()
-    best: dict[int, tuple[Submission, str]] = {}
-    for sub, name in rows:
-        cur = best.get(sub.user_id)
-        if cur is None or _key(sub) < _key(cur[0]):
-            best[sub.user_id] = (sub, name)
-    ordered = sorted(best.values(), key=lambda p: _key(p[0]))
-    return [
-        Entry(i + 1, s.user_id, name, s.id or 0, s.score_ms, s.language, s.finished_at)
-        for i, (s, name) in enumerate(ordered)
-    ]
+    best: dict[tuple[str, int], tuple[tuple[int, float, float], Entry]] = {}
+    for sid, uid, problem, score, language, finished, name in rows:
+        k = _key(score, finished)
+        cur = best.get((problem, uid))
+        if cur is None or k < cur[0]:
+            best[(problem, uid)] = (k, Entry(0, uid, name, sid or 0, score, language, finished))
+    boards: dict[str, list[Entry]] = {p: [] for p in problems}
+    for (problem, _), (_, e) in sorted(best.items(), key=lambda kv: kv[1][0]):
+        e.rank = len(boards[problem]) + 1
+        boards[problem].append(e)
+    return boards
 
 
-def _key(s: Submission) -> tuple[int, float, float]:
-    t = s.finished_at.timestamp() if s.finished_at else 0.0
-    return (0, s.score_ms, t) if s.score_ms is not None else (1, 0.0, t)
+def _key(score_ms: float | None, finished_at: datetime | None) -> tuple[int, float, float]:
+    t = finished_at.timestamp() if finished_at else 0.0
+    return (0, score_ms, t) if score_ms is not None else (1, 0.0, t)
 
 
 @dataclass
@@ -82,8 +106,9 @@ class OverallEntry:
 
 def overall(session: Session, problems: list[str], gpu_kind: str) -> list[OverallEntry]:
     ranks: dict[str, list[int]] = {}
+    boards = leaderboards(session, problems, gpu_kind)
     for slug in problems:
-        for e in leaderboard(session, slug, gpu_kind):
+        for e in boards[slug]:
             ranks.setdefault(e.username, []).append(e.rank)
     rows = sorted(
         ((len(r), sum(r) / len(r), name) for name, r in ranks.items()),
@@ -92,11 +117,20 @@ def overall(session: Session, problems: list[str], gpu_kind: str) -> list[Overal
     return [OverallEntry(i + 1, name, n, mean) for i, (n, mean, name) in enumerate(rows)]
 
 
+# Rows listed in charts and tables need neither the source nor the result JSON.
+_LIGHT = (
+    defer(Submission.source),  # type: ignore[arg-type]
+    defer(Submission.result_json),  # type: ignore[arg-type]
+    defer(Submission.progress_json),  # type: ignore[arg-type]
+)
+
+
 def history(session: Session, user_id: int, problem: str, gpu_kind: str) -> list[Submission]:
     """The learner's judged ranked submissions on a problem, oldest first (for the chart)."""
     return list(
         session.exec(
             select(Submission)
+            .options(*_LIGHT)
             .where(
                 Submission.user_id == user_id,
                 Submission.problem == problem,
@@ -113,6 +147,7 @@ def recent(session: Session, user_id: int, limit: int = 20) -> list[Submission]:
     return list(
         session.exec(
             select(Submission)
+            .options(*_LIGHT)
             .where(Submission.user_id == user_id)
             .order_by(col(Submission.id).desc())
             .limit(limit)

@@ -81,7 +81,7 @@ SEED_SAMPLES = [
 BROWSE_NOTES = [
     "How to read it. *Browsing* is every page and API call but the log-in form and its POST. "
     "The target is read on the steady state, once all users are in; the whole-run figure also "
-    "holds the ramp, when 140 learners log in within 20 s (argon2, ~0.16 s of CPU each, on a "
+    "holds the ramp, when ~140 learners log in within 20 s (argon2, ~0.16 s of CPU each, on a "
     "machine that has 2 cores for everything). Log-ins themselves queue during that burst "
     "(see `POST /login`); no request failed.",
     "",
@@ -91,7 +91,7 @@ BROWSE_NOTES = [
     "p99 243 ms at 91 req/s. With log-ins working, the server collapsed: a log-in held its "
     "pooled database connection during the argon2 hash, a burst of log-ins took all 15 "
     "connections (SQLAlchemy's default 5 + 10), every other request waited 30 s for one and "
-    "failed with 500 (6% errors, p99 34 s). Profiled with py-spy (wall clock: 59% of the "
+    "failed with 500 (a manual run at 20 users/s, not kept in the JSON: 6% errors, p99 34 s). Profiled with py-spy (wall clock: 59% of the "
     "threads' time waiting on the pool; CPU: 32% in building leaderboards).",
     "2. `app/accounts.py`: `authenticate` ends its read transaction before verifying the "
     "password, so the connection goes back to the pool during the hash.",
@@ -106,9 +106,17 @@ BROWSE_NOTES = [
     "DB_POOL_SIZE=10 + DB_MAX_OVERFLOW=20 (was 5 + 10): no request waits for a connection "
     "with 40 request threads, and fewer connections are opened and closed per request.",
     "6. `app/cli.py` (+ `WEB_WORKERS` in docker-compose.yml, .env.example): `kerneldojo serve "
-    "--workers N`. One process runs Python on one core (the GIL); with one process the "
-    "steady-state p99 stayed at 110-140 ms, with two (one per core) it is below 50 ms "
-    "(the `browse_1_web_worker` row, if present, is the same code with one process).",
+    "--workers N`. One process runs Python on one core (the GIL); one process keeps "
+    "the steady-state p99 above 100 ms on this machine, two (one per core) bring it to ~50 ms "
+    "(rows `browse_1_web_worker` and `browse` in the table above: same code).",
+    "7. `app/main.py`: `RequestSlots`, at most as many requests inside the app as the pool "
+    "has connections (the others wait in the event loop). With 1 process and the log-in "
+    "burst, requests holding a connection waited for a thread (each sync dependency and the "
+    "route is a separate thread hop) while all 40 threads waited for a connection: nothing "
+    "moved until the pool's 30 s timeout; 180 of 1365 requests failed (60 s client timeouts "
+    "and 500s), with changes 2-6 already in. The unchanged code (row "
+    "`browse_original_code_1_web_worker`, run from `git archive HEAD` with PYTHONPATH) "
+    "collapsed the same way: 160 errors in 943 requests.",
     "",
     "Not covered: static files (a browser caches them), SSE progress streams, submitting. "
     "Results are CPU-interpreter results (no benchmark charts on submission pages).",
@@ -125,6 +133,17 @@ QUEUE_NOTES = [
     "be missing. The killed worker's submission has attempt 2: its first claim died with the "
     "worker (no result written), the sweeper re-queued it after STUCK_AFTER_S=120 s without "
     "heartbeat, and it was graded once.",
+    "",
+    "Duplicates: the backlog lasted 50 min, longer than RESEND_QUEUED_AFTER_S (600 s), so the "
+    "sweeper sent every still-queued id again every 10 minutes (as designed for lost "
+    "messages); 1 970 such duplicate deliveries reached the workers and each was skipped by "
+    "the claim, without grading. Harmless, but with a long backlog the queue carries up to "
+    "~2.5x the messages; raising RESEND_QUEUED_AFTER_S on a busy CPU-only site avoids it.",
+    "",
+    "Time: the 50-submission estimate gave ~24/min (42 min for 1 000, just over the ~40 min "
+    "budget); the full run was kept to real gradings (no fast verdicts) and took 50.5 min, "
+    "throughput falling from ~23/min to ~17/min in the second half (cause not investigated; "
+    "the queue stayed non-empty throughout).",
     "",
     "Sources: problems/vector-add/solutions/accepted/triton_{simple,fast}.py and "
     "rejected/wrong_answer_{tail,bf16}.py, all real gradings (no fast verdicts mixed in). "

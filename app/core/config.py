@@ -43,6 +43,13 @@ class Settings(BaseSettings):
     # Redis re-delivers an unacknowledged task after this long (a worker that vanished).
     BROKER_VISIBILITY_TIMEOUT_S: int = 3600
     SESSION_MAX_AGE_S: int = 14 * 24 * 3600
+    # The web app's PostgreSQL connections, per web process. Sync routes run in a pool of 40
+    # threads (anyio's default) and each holds a connection until its response is sent: with
+    # SQLAlchemy's default 5 (+10 overflow, opened and closed per request) 200 browsing
+    # learners mostly waited on the pool (benchmarks/web-load-2026-11-23.md). Keep
+    # (DB_POOL_SIZE + DB_MAX_OVERFLOW) x web processes + workers below max_connections (100).
+    DB_POOL_SIZE: int = 10
+    DB_MAX_OVERFLOW: int = 20
 
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Settings:

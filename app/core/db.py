@@ -14,9 +14,18 @@ log = logging.getLogger(__name__)
 ALEMBIC_INI = Path(__file__).resolve().parents[2] / "alembic.ini"
 
 
-def make_engine(url: str) -> Engine:
-    """An engine; SQLite gets WAL and a busy timeout so the worker and web can share it."""
+def make_engine(url: str, pool_size: int | None = None, max_overflow: int | None = None) -> Engine:
+    """An engine; SQLite gets WAL and a busy timeout so the worker and web can share it.
+
+    ``pool_size`` / ``max_overflow`` (PostgreSQL): the web app passes DB_POOL_SIZE and
+    DB_MAX_OVERFLOW so that every thread of its pool can hold a connection (see config.py).
+    """
     kwargs: dict[str, Any] = {"pool_pre_ping": True}
+    if not url.startswith("sqlite"):
+        if pool_size is not None:
+            kwargs["pool_size"] = pool_size
+        if max_overflow is not None:
+            kwargs["max_overflow"] = max_overflow
     if url.startswith("sqlite"):
         path = url.split("///", 1)[-1]
         if path and path != ":memory:":

@@ -4,22 +4,34 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
+import threading
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-_hasher = PasswordHasher()
+# argon2id with RFC 9106's low-memory profile (64 MiB, 3 passes) but one lane instead of four:
+# the attacker's cost (memory x passes) is the same, and one hash takes one core instead of
+# all of a small server's (hashes made with four lanes still verify: the parameters are in
+# the hash). One hash is ~0.15-0.2 s of CPU outside the GIL; a class logging in at once would
+# run dozens together and take every core from the pages being served
+# (benchmarks/web-load-2026-11-23.md): at most half the cores hash at a time, further
+# log-ins wait their turn.
+_hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
 TOKEN_PREFIX = "kd_"
+_HASH_SLOTS = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
 
 
 def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    with _HASH_SLOTS:
+        return _hasher.hash(password)
 
 
 def verify_password(password_hash: str, password: str) -> bool:
     try:
-        return _hasher.verify(password_hash, password)
+        with _HASH_SLOTS:
+            return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 
