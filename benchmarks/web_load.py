@@ -576,10 +576,15 @@ def browse(args: argparse.Namespace) -> dict[str, Any]:
         )
         return result
     finally:
-        procs.stop_all()
-        if not args.keep_db:
-            drop_db(args)
-        flush_redis(args)
+        _clean_up(procs, args)
+
+
+def _clean_up(procs: Any, args: argparse.Namespace) -> None:
+    """Stop every process the run started, drop its database, delete its Redis keys."""
+    procs.stop_all()
+    if not args.keep_db:
+        drop_db(args)
+    flush_redis(args)
 
 
 def _busy(c: Any) -> float:
@@ -869,10 +874,7 @@ def queue(args: argparse.Namespace) -> dict[str, Any]:
         )
         return result
     finally:
-        procs.stop_all()
-        if not args.keep_db:
-            drop_db(args)
-        flush_redis(args)
+        _clean_up(procs, args)
 
 
 def check_queue(
