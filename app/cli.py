@@ -36,11 +36,9 @@ def _die_with_parent() -> None:
 
 
 def host_gpu_kind() -> str:
-    """This host's queue: KERNELDOJO_GPU_KIND, else the judge core's detection, else ours."""
-    try:
-        from worker.grading.device import gpu_kind
-    except ImportError:
-        from app.core.config import local_gpu_kind as gpu_kind
+    """This host's queue: KERNELDOJO_GPU_KIND, else the GPU nvidia-smi names, else ``cpu``."""
+    from worker.grading.device import gpu_kind
+
     return gpu_kind()
 
 

@@ -7,7 +7,6 @@ PostgreSQL and Redis for a real deployment. Default secrets are refused outside 
 
 from __future__ import annotations
 
-import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Literal
@@ -84,12 +83,9 @@ class Settings(BaseSettings):
 
 def local_gpu_kind() -> str:
     """This host's GPU kind without importing torch: the env override, else nvidia-smi."""
-    env = os.environ.get("KERNELDOJO_GPU_KIND")
-    if env:
-        return env
-    from app.core.gpu import detect_gpu_kind
+    from worker.grading.device import gpu_kind
 
-    return detect_gpu_kind()
+    return gpu_kind()
 
 
 @lru_cache

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.config import Settings
-from app.core.gpu import kind_from_name
+from worker.grading.device import kind_from_name
 
 
 def test_embedded_defaults(tmp_path: pytest.TempPathFactory) -> None:

@@ -30,18 +30,24 @@ def gpu_name() -> str | None:
     return names[0] if names else None
 
 
+def kind_from_name(name: str) -> str:
+    """``NVIDIA H100 80GB HBM3`` -> ``h100``; ``NVIDIA GeForce RTX 4090`` -> ``rtx4090``."""
+    n = name.lower().replace("nvidia", "").replace("geforce", "").strip()
+    m = re.search(r"\b(rtx\s*\d{4}|[a-z]{1,2}\d{2,4})\b", n)
+    return (
+        re.sub(r"\s+", "", m.group(1)) if m else re.sub(r"[^a-z0-9]+", "-", n).strip("-") or "gpu"
+    )
+
+
 def gpu_kind() -> str:
-    """Queue and leaderboard key: ``h100``, ``h200``, ``a100``... or ``cpu`` (interpreter)."""
+    """Queue and leaderboard key: ``h100``, ``h200``, ``a100``... or ``cpu`` (interpreter).
+
+    The web process and the workers both name queues with this (no torch import)."""
     env = os.environ.get("KERNELDOJO_GPU_KIND")
     if env:
         return env
     name = gpu_name()
-    if not name:
-        return "cpu"
-    m = re.search(
-        r"\b([A-Z]{1,2}\d{2,4}[A-Z]?)\b", name.replace("NVIDIA", "").replace("GeForce", "")
-    )
-    return (m.group(1) if m else re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")).lower()
+    return kind_from_name(name) if name else "cpu"
 
 
 @functools.cache
