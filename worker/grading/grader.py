@@ -10,12 +10,13 @@ runner's CUDA-event time with its own clock (no forged timer).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import secrets
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -105,9 +106,8 @@ def grade(
                 # with a CUDA context to exit. The pool waits for it before the next timing.
                 pool.retire(session.runner)
                 session.runner = None
-            t0 = time.monotonic()
-            session.close()
-            session._phase("cleanup", t0)
+            with session._timed("cleanup"):
+                session.close()
             if pool is not None:
                 pool.warm()  # the spare runners may create their CUDA contexts now
 
@@ -152,9 +152,8 @@ class _Session:
             if self.mode == "submit" and self.dev == "cuda":
                 if self.pool is not None:
                     # No runner of the pool may be creating a CUDA context while timing.
-                    t0 = time.monotonic()
-                    self.pool.settle(RUNNER_START_S, warm=False)
-                    self._phase("settle", t0)
+                    with self._timed("settle"):
+                        self.pool.settle(RUNNER_START_S, warm=False)
                 self._benchmarks()
             self.result.verdict = Verdict.ACCEPTED
         except Stop as s:
@@ -168,6 +167,15 @@ class _Session:
         self.result.phases[name] = round(
             self.result.phases.get(name, 0.0) + time.monotonic() - t0, 4
         )
+
+    @contextlib.contextmanager
+    def _timed(self, name: str) -> Iterator[None]:
+        """Adds the time of the block to phase ``name`` (a phase may be timed several times)."""
+        t0 = time.monotonic()
+        try:
+            yield
+        finally:
+            self._phase(name, t0)
 
     def _validate_source(self) -> None:
         if self.language not in ("triton", "cuda"):
@@ -226,9 +234,8 @@ class _Session:
         if self.runner.init_s is not None:  # done ahead of demand with a pool: not waited for
             self.result.phases["cuda_init"] = self.runner.init_s
         if self.dev == "cuda":
-            t0 = time.monotonic()
-            self._calibrate()
-            self._phase("calibrate", t0)
+            with self._timed("calibrate"):
+                self._calibrate()
 
     def _calibrate(self) -> None:
         """The referee's clock overhead for one timed call, measured before any submission code
@@ -524,9 +531,8 @@ class _Session:
     ) -> BenchResult:
         for _ in range(2):  # warm-up on other inputs: JIT, caches, clocks
             self._timed_call(key, bufs, case, None)
-        t0 = time.monotonic()
-        clocks_before = device.clocks()
-        self._phase("clocks", t0)
+        with self._timed("clocks"):
+            clocks_before = device.clocks()
         times: list[float] = []
         walls: list[float] = []
         start = time.monotonic()
@@ -538,9 +544,8 @@ class _Session:
                 len(times) >= 3 and time.monotonic() - start > BENCH_BUDGET_S
             ):
                 break
-        t0 = time.monotonic()
-        clocks_after = device.clocks()
-        self._phase("clocks", t0)
+        with self._timed("clocks"):
+            clocks_after = device.clocks()
         st = timing.stats(times)
         wall_med = statistics.median(walls)
         # The runner's clock runs in untrusted code: the referee's own clock must agree with it.
@@ -565,6 +570,8 @@ class _Session:
                 f"benchmark {case.name}: reported {st.median:.4f} ms, faster than this GPU's measured "
                 f"speed of light ({sol_ms:.4f} ms): the time cannot be true",
             )
+        with self._timed("baseline"):  # measured once per GPU and case, then read from the cache
+            baseline_ms = baseline.cached(self.problem, case)
         clocks = {
             "before": clocks_before,
             "after": clocks_after,
@@ -584,16 +591,9 @@ class _Session:
             sol_pct=round(100 * sol_ms / st.median, 1),
             bound="memory" if t_mem >= t_cmp else "compute",
             wall_median_ms=round(wall_med, 4),
-            baseline_ms=self._baseline(case),
+            baseline_ms=baseline_ms,
             clocks=clocks,
         )
-
-    def _baseline(self, case: Case) -> float | None:
-        t0 = time.monotonic()  # measured once per GPU and case, then read from the cache
-        try:
-            return baseline.cached(self.problem, case)
-        finally:
-            self._phase("baseline", t0)
 
     # -- plumbing ---------------------------------------------------------------------------
     def _request(
