@@ -1,8 +1,9 @@
 """The torch baseline of a benchmark case: ``reference.baseline`` timed like a submission.
 
 Run by the referee (trusted code, its own process), with fresh inputs for every run, L2
-flushed before each, CUDA events around a device-wide synchronize, stopping at 0.5% relative
-standard error or a 4 s budget. Cached per GPU, torch version, problem and case, next to the
+flushed before each, launched behind the holding kernel as a submission is, CUDA events on the
+stream torch computes on (torch's own work stays on it), stopping at 0.5% relative standard error
+or a 4 s budget. Cached per GPU, torch version, problem and case, next to the
 speed-of-light ceilings, so a learner's grading pays for it once per GPU.
 """
 
@@ -30,7 +31,8 @@ def measure(problem: Problem, case: Case) -> float | None:
         return None
     old = torch.backends.cuda.matmul.allow_tf32
     torch.backends.cuda.matmul.allow_tf32 = True  # what the problems allow (TF32 for matmul)
-    flusher = timing.L2Flusher()
+    flusher = timing.L2Flusher.shared()
+    hold = _hold()
     gen = torch.Generator(device="cuda")
     times: list[float] = []
     start = time.monotonic()
@@ -53,10 +55,11 @@ def measure(problem: Problem, case: Case) -> float | None:
             flusher.flush()
             torch.cuda.synchronize()
             s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            hold.hold()
             s.record()
             fn(**args)
-            torch.cuda.synchronize()
             e.record()
+            hold.release()
             e.synchronize()
             if i >= 2:  # two warm-up runs
                 times.append(s.elapsed_time(e))
@@ -67,11 +70,25 @@ def measure(problem: Problem, case: Case) -> float | None:
     return statistics.median(times)
 
 
+_HOLD: Any = None
+
+
+def _hold() -> Any:
+    global _HOLD
+    if _HOLD is None:
+        import torch
+
+        from worker.grading.hold import Hold
+
+        _HOLD = Hold(torch)
+    return _HOLD
+
+
 def cached(problem: Problem, case: Case) -> float | None:
     """``measure`` once per GPU, torch version, problem and case; None when it fails."""
     import torch
 
-    key = f"{torch.cuda.get_device_name()}|torch {torch.__version__}|baseline|{problem.slug}|{case.name}"
+    key = f"{torch.cuda.get_device_name()}|torch {torch.__version__}|v2|baseline|{problem.slug}|{case.name}"
     path = timing.cache_file()
     try:
         data = json.loads(path.read_text()) if path.exists() else {}

@@ -23,6 +23,8 @@ from typing import Any
 
 from worker.grading import buffers, rules
 
+PING_KERNEL_NS = 50_000
+
 
 class SubmissionError(Exception):
     def __init__(self, verdict: str, message: str) -> None:
@@ -71,17 +73,24 @@ class Runner:
             self.hold = Hold(torch)
 
     def ping(self) -> None:
-        """The same path as a timed call with nothing in it: calibrates the referee's clock."""
+        """A timed call around a 50 us stand-in kernel, before any submission code exists: the
+        referee calibrates its wall clock's overhead with it, and ``ms`` here is the host's
+        latency between the kernel's end on the stream and the device-wide end (Runner.call)."""
+        ms = None
         if self.device == "cuda":
             torch = self.torch
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            stream = torch.cuda.current_stream()
+            start, stream_end, end = (torch.cuda.Event(enable_timing=True) for _ in range(3))
             self.hold.hold()
-            start.record()
+            start.record(stream)
+            self.hold.spin(PING_KERNEL_NS)
+            stream_end.record(stream)
             self.hold.release()
             torch.cuda.synchronize()
-            end.record()
+            end.record(stream)
             end.synchronize()
-        self.send(op="pong")
+            ms = stream_end.elapsed_time(end)
+        self.send(op="pong", ms=ms)
 
     # -- loading ----------------------------------------------------------------------------
     def load(self, msg: dict[str, Any]) -> None:
@@ -125,28 +134,37 @@ class Runner:
             call_args = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
         else:
             call_args = args
-        ms = None
+        ms = ms_sync = None
         if timed:
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            stream = torch.cuda.current_stream()
+            ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
+            start, stream_end, end = ev
             # The GPU is held until solve has returned: the start event fires when the queued
             # work can begin, not when the host begins to launch it (see hold.py).
             self.hold.hold()
-            start.record()
+            start.record(stream)
             try:
                 self._invoke(call_args)
             finally:
+                # Two ends. ``stream_end`` follows solve's work on the stream it was called on:
+                # the kernel's own time, to the microsecond. ``end`` follows a device-wide
+                # synchronize, so it comes after work on any other stream too, but it also holds
+                # the host's 15-40 us (varying from process to process) of noticing the idle GPU
+                # and launching the event; the referee combines the two (grader._reported).
+                stream_end.record(stream)
                 self.hold.release()
             self._synchronize()
-            end.record()
+            end.record(stream)
             end.synchronize()
-            ms = start.elapsed_time(end)
+            ms = start.elapsed_time(stream_end)
+            ms_sync = start.elapsed_time(end)
         else:
             # Host side first: a Triton kernel's JIT happens here, so the referee can give it
             # the compile time limit and the kernel itself only the call limit.
             self._invoke(call_args)
             self.send(op="launched")
             self._synchronize()
-        self.send(op="done", ms=ms)
+        self.send(op="done", ms=ms, ms_sync=ms_sync)
 
     def _invoke(self, call_args: list[Any]) -> None:
         if self.language == "cuda":

@@ -203,6 +203,25 @@ def _preexec(limits: Limits) -> Callable[[], None]:
     return apply
 
 
+_HAS_CHILDREN_FILES = os.path.exists(f"/proc/self/task/{os.getpid()}/children")
+
+
+def _children(pid: int) -> list[int]:
+    """The children of every thread of ``pid`` (a child belongs to the thread that forked it)."""
+    out: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
+                out.extend(int(x) for x in f.read().split())
+        except OSError:
+            continue
+    return out
+
+
 def _children_map() -> dict[int, list[int]]:
     kids: dict[int, list[int]] = {}
     for d in os.listdir("/proc"):
@@ -251,12 +270,15 @@ class Process:
         self._frozen: list[int] = []
 
     def tree(self) -> list[int]:
-        kids = _children_map()
+        """This process and its descendants. From each process's ``children`` files where the
+        kernel has them: ~1 ms for a runner's tree, where a scan of all of /proc took ~25 ms on
+        a GPU host, and freeze() runs once per timed call."""
+        kids = None if _HAS_CHILDREN_FILES else _children_map()
         out, todo = [], [self.pid]
         while todo:
             p = todo.pop()
             out.append(p)
-            todo.extend(kids.get(p, []))
+            todo.extend(kids.get(p, []) if kids is not None else _children(p))
         return out
 
     def signal_tree(self, sig: int) -> None:

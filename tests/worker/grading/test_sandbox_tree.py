@@ -1,0 +1,34 @@
+"""The process tree that freeze/thaw/kill act on, from /proc's children files or a full scan."""
+
+import subprocess
+import sys
+import time
+
+from worker.grading import sandbox
+
+SCRIPT = """
+import os, subprocess, sys, threading, time
+kids = [subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"]) for _ in range(2)]
+# a child forked by a second thread belongs to that thread's children file
+t = threading.Thread(target=lambda: kids.append(
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])))
+t.start(); t.join()
+print("ready", flush=True)
+time.sleep(30)
+"""
+
+
+def test_children_files_find_what_a_full_scan_finds() -> None:
+    p = subprocess.Popen([sys.executable, "-c", SCRIPT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+        time.sleep(0.2)
+        scan = sorted(sandbox._children_map().get(p.pid, []))
+        assert len(scan) == 3
+        if sandbox._HAS_CHILDREN_FILES:
+            assert sorted(sandbox._children(p.pid)) == scan
+    finally:
+        for k in sandbox._children_map().get(p.pid, []):
+            subprocess.run(["kill", "-9", str(k)], check=False)
+        p.kill()
+        p.wait()
