@@ -65,7 +65,12 @@ def main() -> None:
             geo[s.path.name] = math.exp(statistics.fmean(math.log(m) for m in meds))
             for b in res.benchmark:
                 clocks.append({"sample": s.path.name, "case": b.name, "round": r, **b.clocks})
-            print(f"round {r} {s.path.name}: {meds}", flush=True)
+            dev_end = [b.device_end_calls for b in res.benchmark]
+            gap = res.phases.get("sync_gap_us")
+            print(
+                f"round {r} {s.path.name}: {meds} device-end calls {dev_end} gap {gap} us",
+                flush=True,
+            )
         rankings.append(sorted(geo, key=geo.__getitem__))
     pool.close()
 

@@ -78,10 +78,6 @@ def _cpu_only(reason: str) -> Callable[[str], str | None]:
     return lambda device: reason if device == "cpu" else None
 
 
-def _gpu_only(reason: str) -> Callable[[str], str | None]:
-    return lambda device: reason if device != "cpu" else None
-
-
 def _always(reason: str) -> Callable[[str], str | None]:
     return lambda device: reason
 
@@ -434,12 +430,9 @@ CATALOG: list[Entry] = [
         "vector-add",
         "memory_limit_exceeded|runtime_error",
         "memory_limit_exceeded|runtime_error",
-        "100 GiB bytearray",
+        "100 GiB bytearray: RLIMIT_AS on the CPU, RLIMIT_DATA on a GPU (where the CUDA "
+        "driver's reservations rule out RLIMIT_AS)",
         cases=("n = 3",),
-        hole=_gpu_only(
-            "no host memory limit for GPU runners (RLIMIT_AS is off because of the "
-            "CUDA driver's reservations; no cgroup memory limit)"
-        ),
     ),
     E(
         "resources/device_memory.py",
@@ -477,8 +470,9 @@ CATALOG: list[Entry] = [
         "escape/network.cu",
         "vector-add",
         None,
-        "accepted_truthful",
-        "Redis, PostgreSQL, 1.1.1.1 from C++",
+        "rejected",
+        "Redis, PostgreSQL, 1.1.1.1 from C++: the symbol check refuses socket/connect before "
+        "it runs (network.py shows the sandbox's own isolation)",
     ),
     E(
         "escape/write_outside.py",

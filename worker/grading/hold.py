@@ -69,7 +69,6 @@ class Hold:
         self.generation = 0
         # Compile now, before any submission code exists, and release at once.
         self.hold()
-        self.spin(1000)
         self.release()
         torch.cuda.synchronize()
 
@@ -78,11 +77,6 @@ class Hold:
         _hold[self.grid](
             self.flag, self.generation, TIMEOUT_NS, num_warps=WARPS, num_stages=1, maxnreg=32
         )
-
-    def spin(self, ns: int) -> None:
-        """A one-block kernel that runs for ``ns`` nanoseconds: a stand-in for a submission's
-        kernel when the runner calibrates the host's latency (runner.Runner.ping)."""
-        _hold[(1,)](self.flag, 2**31 - 1, ns, num_warps=1, num_stages=1, maxnreg=32)
 
     def release(self) -> None:
         torch = self.torch

@@ -23,8 +23,6 @@ from typing import Any
 
 from worker.grading import buffers, rules
 
-PING_KERNEL_NS = 50_000
-
 
 class SubmissionError(Exception):
     def __init__(self, verdict: str, message: str) -> None:
@@ -73,23 +71,28 @@ class Runner:
             self.hold = Hold(torch)
 
     def ping(self) -> None:
-        """A timed call around a 50 us stand-in kernel, before any submission code exists: the
-        referee calibrates its wall clock's overhead with it, and ``ms`` here is the host's
-        latency between the kernel's end on the stream and the device-wide end (Runner.call)."""
+        """A timed call with nothing in it, before any submission code exists: the referee
+        calibrates its wall clock's overhead with it, and ``ms`` here is the host's latency in
+        seeing the GPU idle and recording the device-wide end (see Runner.call), release of the
+        hold included.
+
+        Measured on an H100 (benchmarks/gpu-check/2026-11-23-h100.md): calibrated with this
+        ping, a vector add's median varied by 0.1-0.2% (CV) over 9 gradings. A ping around a
+        50 us stand-in kernel measured only the host's part, less than a real call's gap (a
+        CUDA submission's shim synchronizes too), more calls were timed by the device-wide
+        end, and the CV grew to 1.3-5%."""
         ms = None
         if self.device == "cuda":
             torch = self.torch
             stream = torch.cuda.current_stream()
-            start, stream_end, end = (torch.cuda.Event(enable_timing=True) for _ in range(3))
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
             self.hold.hold()
             start.record(stream)
-            self.hold.spin(PING_KERNEL_NS)
-            stream_end.record(stream)
             self.hold.release()
             torch.cuda.synchronize()
             end.record(stream)
             end.synchronize()
-            ms = stream_end.elapsed_time(end)
+            ms = start.elapsed_time(end)
         self.send(op="pong", ms=ms)
 
     # -- loading ----------------------------------------------------------------------------

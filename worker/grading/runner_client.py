@@ -30,9 +30,14 @@ class RunnerTimeout(Exception):
 
 
 def default_limits(device: str, host_memory_mb: int = 8192, cpu_s: int = 3600) -> sandbox.Limits:
-    # No address-space limit where the CUDA driver reserves huge virtual ranges.
+    # No address-space limit where the CUDA driver reserves huge virtual ranges: there the
+    # data limit bounds host memory (KERNELDOJO_GPU_DATA_LIMIT=0 turns it off).
+    cap = host_memory_mb + 4096
+    gpu_data = device == "cuda" and os.environ.get("KERNELDOJO_GPU_DATA_LIMIT", "1") != "0"
     return sandbox.Limits(
-        cpu_s=cpu_s, address_space_mb=(host_memory_mb + 4096) if device == "cpu" else None
+        cpu_s=cpu_s,
+        address_space_mb=cap if device == "cpu" else None,
+        data_mb=cap if gpu_data else None,
     )
 
 

@@ -71,6 +71,10 @@ class Limits:
     cpu_s: int = 600
     file_mb: int = 256
     address_space_mb: int | None = None  # only where no GPU driver needs huge reservations
+    # RLIMIT_DATA: private writable memory (the heap, anonymous mappings). Unlike the address
+    # space it leaves out the CUDA driver's PROT_NONE reservations and its shared device
+    # mappings, so it bounds a GPU runner's host memory too.
+    data_mb: int | None = None
     open_files: int = 1024
 
 
@@ -199,6 +203,9 @@ def _preexec(limits: Limits) -> Callable[[], None]:
         if limits.address_space_mb:
             b = limits.address_space_mb << 20
             resource.setrlimit(resource.RLIMIT_AS, (b, b))
+        if limits.data_mb:
+            b = limits.data_mb << 20
+            resource.setrlimit(resource.RLIMIT_DATA, (b, b))
 
     return apply
 
