@@ -40,9 +40,11 @@ class BenchResult:
     bound: str
     # Referee's own host-clock measurement of the same calls, for the forgery cross-check.
     wall_median_ms: float | None = None
-    # Timed calls whose time came from the device-wide end rather than solve's stream: work that
-    # outlasted the stream (other streams), or a host slower than calibrated (grader._reported).
+    # Timed calls whose time came from the device-wide end rather than solve's stream (work that
+    # outlasted solve's stream on most calls), and the median gap between the two ends
+    # (timing.call_times).
     device_end_calls: int = 0
+    device_gap_us: float | None = None
     # The problem's torch baseline (torch/cuBLAS/SDPA) on this GPU, same protocol.
     baseline_ms: float | None = None
     clocks: dict[str, Any] = field(default_factory=dict)
