@@ -50,9 +50,11 @@ def pool_size(device: str) -> int:
     try:
         return max(1, int(os.environ.get("KERNELDOJO_POOL_SIZE", "")))
     except ValueError:
-        # A runner takes ~6 s to start on a GPU host (import torch, CUDA context) and a
-        # small grading ~1.5 s: three in flight keep up with back-to-back submissions.
-        return 3 if device == "cuda" else 1
+        # A runner takes ~6.4 s to start on a GPU host (5 s import torch, 1.4 s CUDA context)
+        # and a small grading ~1.1 s: with submissions 0.5 s apart, three in flight left the
+        # benchmarks of a vector add waiting 0.43 s (median) for a spare's CUDA start-up on an
+        # H100 (benchmarks/gpu-check/2026-11-23b-h100.md). Four start one every 1.6 s.
+        return 4 if device == "cuda" else 1
 
 
 class RunnerPool:
