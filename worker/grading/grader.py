@@ -43,9 +43,10 @@ PING_COUNT = 12
 # outlasted the stream" (timing.call_times): the 75th percentile of the calibration pings
 # (Runner.ping, before the submission is loaded) plus a margin, kept within bounds. On an H100 the
 # median gap of an honest call was 14-30 us from one runner process to the next
-# (benchmarks/timer_noise.py), more for a CUDA submission, whose shim synchronizes too; below it,
-# honest calls were timed by the device end, host noise included, and medians moved by 2-7%
-# between gradings (benchmarks/gpu-check/2026-11-23b-h100.md). The bound is also the most that
+# (benchmarks/timer_noise.py); with a threshold below it (and a CUDA submission's shim
+# synchronizing inside the gap, since moved after the end event), honest calls were timed by the
+# device end, host noise included, and medians moved by 2-7% between gradings
+# (benchmarks/gpu-check/2026-11-23b-h100.md). The bound is also the most that
 # work on another stream can outlast solve's stream uncounted.
 SYNC_GAP_MARGIN_MS = 0.010
 SYNC_GAP_MIN_MS = 0.040

@@ -165,8 +165,10 @@ def _measure(unit: str) -> float:
 
         best = 0.0
         for n in bandwidth.SIZES:
-            for fn, nbytes in bandwidth.patterns(n).values():
+            pats = bandwidth.patterns(n)
+            for fn, nbytes in pats.values():
                 best = max(best, nbytes / (_time_cuda(fn, flush=True) / 1e3))
+            del pats, fn  # the closures hold the buffers
             torch.cuda.empty_cache()
         return best
     dtype = {
