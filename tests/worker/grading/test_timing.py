@@ -48,3 +48,30 @@ def test_a_few_delayed_calls_do_not_stop_convergence() -> None:
     calls[3] = calls[11] = 0.9  # the host was descheduled twice
     assert timing.converged(calls)
     assert not timing.converged([0.130, 0.150, 0.170, 0.140] * 5)
+
+
+@pytest.mark.parametrize(
+    ("msg", "message"),
+    [
+        ({"op": "done", "ms": None, "ms_sync": 0.2}, "no valid time"),
+        ({"op": "done", "ms": 0.1}, "no valid time"),
+        ({"op": "done", "ms": float("nan"), "ms_sync": 0.2}, "no valid time"),
+        ({"op": "done", "ms": -1.0, "ms_sync": 0.2}, "no valid time"),
+        ({"op": "done", "ms": 0.2, "ms_sync": 0.1}, "ended before its own work"),
+    ],
+)
+def test_the_referee_rejects_impossible_times_from_the_runner(
+    msg: dict[str, object], message: str
+) -> None:
+    from worker.grading.grader import Stop, _Session
+    from worker.grading.verdicts import Verdict
+
+    with pytest.raises(Stop, match=message) as e:
+        _Session._ends(msg)
+    assert e.value.verdict == Verdict.REJECTED
+
+
+def test_the_referee_takes_both_ends_of_an_honest_call() -> None:
+    from worker.grading.grader import _Session
+
+    assert _Session._ends({"op": "done", "ms": 0.13, "ms_sync": 0.15}) == (0.13, 0.15)
