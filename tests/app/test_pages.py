@@ -122,6 +122,25 @@ def test_submission_page_with_gpu_timings(client: TestClient, engine: Engine) ->
     assert "12.0 µs" in page and "1048.6" in page and "35%" in page
     assert page.count("<svg") >= 3  # time per case, roofline, history
     assert "rank <b>#1</b>" in page
+    assert "timed to the end of all GPU work" not in page
+
+
+def test_submission_page_says_when_other_streams_were_counted(
+    client: TestClient, engine: Engine
+) -> None:
+    _form_signup(client, "erin")
+    r = client.post(
+        "/api/v1/submissions",
+        json={"problem": "toy-add", "language": "triton", "source": "x = 1", "gpu_kind": "h100"},
+        headers={"X-CSRF-Token": csrf_of(client)},
+    )
+    sid = r.json()["id"]
+    attempt = submissions.claim(engine, sid, "w", 60)
+    assert attempt
+    bench = dict(GPU_RESULT["benchmark"][0], device_end_calls=180, device_gap_us=112.4)
+    submissions.record(engine, sid, attempt, dict(GPU_RESULT, benchmark=[bench]))
+    page = client.get(f"/submissions/{sid}").text
+    assert "by 112 µs, median" in page and "180 of 200 calls were timed" in page
 
 
 def test_leaderboards_profile_tokens_and_admin_pages(client: TestClient, engine: Engine) -> None:
