@@ -8,6 +8,8 @@ Run on a host with an NVIDIA GPU, torch (CUDA build), triton, numpy and nvcc:
     python3 scripts/gpu_check.py --phase bench     # accepted samples benchmarked twice + torch baselines
     python3 scripts/gpu_check.py --phase sandbox   # the same solutions timed with the sandbox off
     python3 scripts/gpu_check.py --phase adversarial
+    python3 scripts/gpu_check.py --phase fidelity  # benchmarks/fidelity.py: the same samples graded 10 times
+    python3 scripts/gpu_check.py --phase latency   # benchmarks/latency.py: submit-to-verdict on a warm pool
 
 It prints one table per phase and writes results (JSON and Markdown) to --out
 (default: benchmarks/gpu-check/). Exit status 1 if any verdict differs from what is declared.
@@ -268,13 +270,60 @@ def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
     return list(rows), failures
 
 
+def phase_script(
+    name: str, script: str, args: list[str], timeout_s: float
+) -> tuple[list[dict[str, Any]], int]:
+    """A benchmark script of benchmarks/ in its own process (its own runner pool), its JSON kept.
+
+    Targets are reported, not asserted: these phases add no problems to the exit status."""
+    if POOL is not None:
+        POOL.settle(120)  # none of this script's runners starts a CUDA context meanwhile
+    out = OUT / f"{name}.json"
+    log = OUT / f"{name}.log"
+    cmd = [sys.executable, str(REPO / "benchmarks" / script), *args, "--json", str(out)]
+    print(f"{name}: {' '.join(cmd[1:])}", flush=True)
+    with log.open("w") as f:
+        try:
+            subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, timeout=timeout_s, check=False)
+        except subprocess.TimeoutExpired:
+            print(f"{name}: stopped after {timeout_s:.0f} s (what it measured is kept)", flush=True)
+    try:
+        data = json.loads(out.read_text())
+    except (OSError, ValueError):
+        print(f"{name}: no results (see {log})", flush=True)
+        return [], 0
+    if name == "fidelity":
+        flips = data.get("summary", {}).get("rounds_with_a_different_ranking")
+        return [dict(r, ranking_flips=flips) for r in data.get("rows", [])], 0
+    summary = data.get("summary") or {}
+    med = summary.get("phase_median_s", {})
+    return [
+        {
+            "problem": summary.get("problem"),
+            "count": len(data.get("totals", [])),
+            "p50_s": summary.get("p50_s"),
+            "p95_s": summary.get("p95_s"),
+            "calibrate_s": med.get("calibrate"),
+            "tests_s": med.get("tests"),
+            "first_jit_s": med.get("first_launch"),
+            "settle_s": med.get("settle"),
+            "benchmark_s": med.get("benchmark"),
+        }
+    ], 0
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     ap.add_argument(
-        "--phase", action="append", choices=["samples", "bench", "sandbox", "adversarial"]
+        "--phase",
+        action="append",
+        choices=["samples", "bench", "sandbox", "adversarial", "fidelity", "latency"],
     )
+    ap.add_argument("--fidelity-rounds", type=int, default=10)
+    ap.add_argument("--latency-count", type=int, default=50)
+    ap.add_argument("--script-timeout", type=float, default=600.0, help="seconds per script phase")
     ap.add_argument("--problem", action="append", help="only these problem slugs")
     ap.add_argument("--sample", action="append", help="only samples whose file name contains this")
     ap.add_argument(
@@ -283,7 +332,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "gpu-check")
     ns = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
-    phases = ns.phase or ["samples", "bench", "sandbox", "adversarial"]
+    phases = ns.phase or ["samples", "bench", "sandbox", "adversarial", "fidelity", "latency"]
     report = problems.load_all()
     for e in report.errors:
         print(f"INVALID PROBLEM: {e}")
@@ -334,6 +383,27 @@ def main() -> None:
         ],
         "sandbox": ["problem", "sample", "case", "sandbox_ms", "no_sandbox_ms", "diff_%"],
         "adversarial": ["submission", "class", "language", "expected", "got", "ok", "note"],
+        "fidelity": [
+            "sample",
+            "case",
+            "rounds",
+            "mean_ms",
+            "min_ms",
+            "max_ms",
+            "cv_pct",
+            "ranking_flips",
+        ],
+        "latency": [
+            "problem",
+            "count",
+            "p50_s",
+            "p95_s",
+            "calibrate_s",
+            "tests_s",
+            "first_jit_s",
+            "settle_s",
+            "benchmark_s",
+        ],
     }
     for ph in phases:
         t0 = time.monotonic()
@@ -343,6 +413,16 @@ def main() -> None:
             rows, bad = phase_bench(probs, ns.repeat)
         elif ph == "sandbox":
             rows, bad = phase_sandbox(probs)
+        elif ph == "fidelity":
+            slug = probs[0].slug if ns.problem else "vector-add"
+            samples = ["triton_fast.py", "cuda_fast.cu", "cuda_simple.cu"]
+            args = ["--problem", slug, "--rounds", str(ns.fidelity_rounds)]
+            args += [a for s in samples for a in ("--sample", s)]
+            rows, bad = phase_script("fidelity", "fidelity.py", args, ns.script_timeout)
+        elif ph == "latency":
+            slug = probs[0].slug if ns.problem else "vector-add"
+            args = ["--problem", slug, "--count", str(ns.latency_count), "--gap", "1"]
+            rows, bad = phase_script("latency", "latency.py", args, ns.script_timeout)
         else:
             rows, bad = phase_adversarial()
         total_bad += bad
