@@ -16,6 +16,8 @@ from typing import Annotated
 
 import typer
 
+from worker.grading.device import gpu_kind
+
 log = logging.getLogger("kerneldojo")
 
 
@@ -33,13 +35,6 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
     except OSError:
         pass
-
-
-def host_gpu_kind() -> str:
-    """This host's queue: KERNELDOJO_GPU_KIND, else the GPU nvidia-smi names, else ``cpu``."""
-    from worker.grading.device import gpu_kind
-
-    return gpu_kind()
 
 
 def worker_argv(kind: str, name: str, loglevel: str = "INFO") -> list[str]:
@@ -86,7 +81,7 @@ def serve(
 ) -> None:
     """Run the web app (migrating the database first) and, by default, a worker alongside."""
     _logging()
-    kind = host_gpu_kind()
+    kind = gpu_kind()
     os.environ["KERNELDOJO_GPU_KIND"] = kind  # the web app and its worker agree on the queue
     from app.core.config import get_settings
     from app.core.db import migrate
@@ -146,7 +141,7 @@ def worker(
     loglevel: Annotated[str, typer.Option()] = "INFO",
 ) -> None:
     """A Celery worker that grades submissions from the queue of this host's GPU kind."""
-    kind = queue or host_gpu_kind()
+    kind = queue or gpu_kind()
     os.environ["KERNELDOJO_GPU_KIND"] = kind
     argv = worker_argv(kind, name or f"worker-{kind}", loglevel)
     os.execv(argv[0], argv)

@@ -14,6 +14,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from worker.grading.device import gpu_kind
+
 DEFAULT_SECRET = "change-me-in-production"
 
 
@@ -78,14 +80,7 @@ class Settings(BaseSettings):
 
     @property
     def gpu_kinds(self) -> list[str]:
-        return self.GPU_KINDS or [local_gpu_kind()]
-
-
-def local_gpu_kind() -> str:
-    """This host's GPU kind without importing torch: the env override, else nvidia-smi."""
-    from worker.grading.device import gpu_kind
-
-    return gpu_kind()
+        return self.GPU_KINDS or [gpu_kind()]
 
 
 @lru_cache

@@ -9,6 +9,7 @@ speed-of-light ceilings, so a learner's grading pays for it once per GPU.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import statistics
@@ -54,15 +55,9 @@ def measure(problem: Problem, case: Case) -> float | None:
                     args[a.name] = case.params[a.name]
             flusher.flush()
             torch.cuda.synchronize()
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            hold.hold()
-            s.record()
-            fn(**args)
-            e.record()
-            hold.release()
-            e.synchronize()
+            ms, _ = hold.time_call(lambda: fn(**args))  # noqa: B023 (called at once)
             if i >= 2:  # two warm-up runs
-                times.append(s.elapsed_time(e))
+                times.append(ms)
             if timing.converged(times) or (len(times) >= 3 and time.monotonic() - start > 4):
                 break
     finally:
@@ -70,18 +65,13 @@ def measure(problem: Problem, case: Case) -> float | None:
     return statistics.median(times)
 
 
-_HOLD: Any = None
-
-
+@functools.cache
 def _hold() -> Any:
-    global _HOLD
-    if _HOLD is None:
-        import torch
+    import torch
 
-        from worker.grading.hold import Hold
+    from worker.grading.hold import Hold
 
-        _HOLD = Hold(torch)
-    return _HOLD
+    return Hold(torch)
 
 
 def cached(problem: Problem, case: Case) -> float | None:

@@ -22,6 +22,7 @@ scratch allocations; with 20 ms, a ``solve`` that spent 35 ms walking the file s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import triton
@@ -56,7 +57,8 @@ def _hold(flag_ptr, generation, timeout_ns):  # type: ignore[no-untyped-def]
 
 
 class Hold:
-    """One per runner process; ``hold()`` before the start event, ``release()`` after ``solve``."""
+    """One per process; ``time_call`` holds, times and releases (``hold()`` before the start
+    event, ``release()`` after ``solve``)."""
 
     def __init__(self, torch: Any) -> None:
         self.torch = torch
@@ -83,3 +85,23 @@ class Hold:
         self.host[0] = self.generation
         with torch.cuda.stream(self.stream):
             self.flag.copy_(self.host, non_blocking=True)
+
+    def time_call(self, fn: Callable[[], object]) -> tuple[float, float]:
+        """``fn`` timed behind the hold: (ms to the end of its work on the current stream, ms to
+        the end after a device-wide synchronize). The runner's timed calls, its calibration
+        pings (``fn`` doing nothing) and the torch baselines all take this one path, so the
+        host latency a ping measures is the one inside a real call's second end."""
+        torch = self.torch
+        stream = torch.cuda.current_stream()
+        start, stream_end, end = (torch.cuda.Event(enable_timing=True) for _ in range(3))
+        self.hold()
+        start.record(stream)
+        try:
+            fn()
+        finally:
+            stream_end.record(stream)
+            self.release()
+        torch.cuda.synchronize()
+        end.record(stream)
+        end.synchronize()
+        return start.elapsed_time(stream_end), start.elapsed_time(end)

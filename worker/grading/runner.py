@@ -83,16 +83,7 @@ class Runner:
         end, and the CV grew to 1.3-5%."""
         ms = None
         if self.device == "cuda":
-            torch = self.torch
-            stream = torch.cuda.current_stream()
-            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            self.hold.hold()
-            start.record(stream)
-            self.hold.release()
-            torch.cuda.synchronize()
-            end.record(stream)
-            end.synchronize()
-            ms = start.elapsed_time(end)
+            _, ms = self.hold.time_call(lambda: None)
         self.send(op="pong", ms=ms)
 
     # -- loading ----------------------------------------------------------------------------
@@ -132,41 +123,22 @@ class Runner:
     def call(self, msg: dict[str, Any]) -> None:
         args = self.cases[msg["case"]]
         timed = bool(msg.get("timed")) and self.device == "cuda"
-        torch = self.torch
         if self.language == "cuda":
             call_args = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
         else:
             call_args = args
         ms = ms_sync = None
         if timed:
-            stream = torch.cuda.current_stream()
-            ev = [torch.cuda.Event(enable_timing=True) for _ in range(3)]
-            start, stream_end, end = ev
-            # The GPU is held until solve has returned: the start event fires when the queued
-            # work can begin, not when the host begins to launch it (see hold.py).
-            self.hold.hold()
-            start.record(stream)
-            try:
-                self._invoke(call_args)
-            finally:
-                # Two ends. ``stream_end`` follows solve's work on the stream it was called on:
-                # the kernel's own time, to the microsecond. ``end`` follows a device-wide
-                # synchronize, so it comes after work on any other stream too, but it also holds
-                # the host's 15-40 us (varying from process to process) of noticing the idle GPU
-                # and launching the event; the referee combines the two (timing.call_times).
-                stream_end.record(stream)
-                self.hold.release()
-            # The same steps as the calibration ping (torch's synchronize, then the event), so
-            # the latency the referee calibrated is the latency in this gap. A CUDA
-            # submission's own errors are collected after the event (_synchronize): its shim
-            # synchronizes once more, and inside the gap that made an honest CUDA call's gap
-            # longer than any ping's.
-            torch.cuda.synchronize()
-            end.record(stream)
-            end.synchronize()
+            # Held until solve has returned: the start event fires when the queued work can
+            # begin, not when the host begins to launch it (see hold.py). Two ends: solve's
+            # stream (the kernel's own time, to the microsecond) and after a device-wide
+            # synchronize (after work on any other stream too, plus the host's 15-40 us of
+            # noticing the idle GPU, which the ping calibrates); the referee combines them
+            # (timing.call_times). A CUDA submission's own errors are collected after both
+            # (_synchronize): its shim synchronizes once more, which inside the gap made an
+            # honest CUDA call's gap longer than any ping's.
+            ms, ms_sync = self.hold.time_call(lambda: self._invoke(call_args))
             self._synchronize()
-            ms = start.elapsed_time(stream_end)
-            ms_sync = start.elapsed_time(end)
         else:
             # Host side first: a Triton kernel's JIT happens here, so the referee can give it
             # the compile time limit and the kernel itself only the call limit.
