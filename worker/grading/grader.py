@@ -20,7 +20,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from worker.grading import baseline, buffers, checker, compilers, device, problems, timing
+from worker.grading import (
+    baseline,
+    buffers,
+    checker,
+    compilers,
+    device,
+    problems,
+    timing,
+    tritoncache,
+)
 from worker.grading.results import BenchResult, CaseResult, CompileResult, GradeResult
 from worker.grading.runner_client import (
     RunnerClient,
@@ -97,6 +106,8 @@ def grade(
 
     With a ``pool`` (of the same device), the runner comes pre-started from it."""
     dev = resolve_device(device)
+    if dev == "cuda":
+        tritoncache.shared_dir()  # this process's Triton cache, before it compiles anything
     runner = pool.acquire() if pool is not None and pool.device == dev else None
     with tempfile.TemporaryDirectory(prefix="kerneldojo-") as tmp:
         workdir = runner.workdir if runner is not None else Path(tmp)
@@ -113,6 +124,8 @@ def grade(
             session.result.message = f"internal error: {type(e).__name__}: {e}"
             return session.result
         finally:
+            if dev == "cuda":
+                tritoncache.learn(workdir)  # launchers this runner built, for the next ones
             if pool is not None and session.runner is not None:
                 # Killed and reaped in the background: the verdict need not wait for a process
                 # with a CUDA context to exit. The pool waits for it before the next timing.

@@ -58,7 +58,9 @@ class Runner:
         if self.device == "cuda":
             import triton  # noqa: F401
 
-            from worker.grading import hold  # noqa: F401
+            from worker.grading import hold, tritoncache  # noqa: F401
+
+            tritoncache.install_in_runner(self.workdir)
 
     def init_device(self) -> None:
         torch = self.torch

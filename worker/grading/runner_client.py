@@ -16,7 +16,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from worker.grading import sandbox
+from worker.grading import sandbox, tritoncache
 
 
 class RunnerDied(Exception):
@@ -42,7 +42,9 @@ def default_limits(device: str, host_memory_mb: int = 8192, cpu_s: int = 3600) -
 
 
 def runner_env(device: str) -> dict[str, str]:
-    return {"TRITON_INTERPRET": "1"} if device == "cpu" else {}
+    if device == "cpu":
+        return {"TRITON_INTERPRET": "1"}
+    return tritoncache.runner_env()
 
 
 def pool_size(device: str) -> int:
@@ -73,6 +75,8 @@ class RunnerPool:
         self.size = size if size is not None else pool_size(device)
         self._ready: deque[RunnerClient] = deque()
         self._retiring: list[threading.Thread] = []
+        if device == "cuda":
+            tritoncache.prime()  # before the runners' CUDA start-up reads what it compiles
         self._fill()
 
     def _fill(self) -> None:
@@ -180,7 +184,14 @@ class RunnerClient:
             "--device",
             device,
         ]
-        policy = sandbox.Policy(workdir=workdir, gpu=device == "cuda", env=env, limits=limits)
+        shared = env.get(tritoncache.SHARED_ENV)
+        policy = sandbox.Policy(
+            workdir=workdir,
+            gpu=device == "cuda",
+            env=env,
+            limits=limits,
+            read_only=(shared,) if shared else (),
+        )
         try:
             self.proc = sandbox.Process(
                 argv, policy, stdout=self._log_fd, stderr=self._log_fd, pass_fds=(p2c_r, c2p_w)

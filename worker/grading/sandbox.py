@@ -84,6 +84,7 @@ class Policy:
     gpu: bool = False
     env: dict[str, str] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
+    read_only: tuple[str, ...] = ()  # host folders visible read-only, at the same path
 
 
 def _python_roots() -> list[str]:
@@ -161,6 +162,8 @@ def command(argv: Sequence[str], policy: Policy) -> list[str]:
     for root in _python_roots():
         args += ["--ro-bind", root, root]
     args += ["--ro-bind", str(WORKER_PKG), f"{PKG_MOUNT}/worker"]
+    for path in policy.read_only:
+        args += ["--ro-bind", path, path]
     if policy.gpu:
         for node in _gpu_nodes():
             args += ["--dev-bind", node, node]
