@@ -6,7 +6,7 @@
 Each submission is the problem's accepted Triton sample with a different block size or a
 comment (so nothing is cached between them), graded one after another as a worker would,
 --gap seconds apart, with a warm pool (runners for the next submissions start while this one
-is graded; they create their CUDA contexts between gradings).
+is graded; they create their CUDA contexts once a grading is over, as in the worker).
 Prints p50/p95 of the time from "grade called" to "verdict" and the median of each phase
 (runner start wait, load, compile, tests, benchmark). The queue's share (web -> Celery ->
 worker) is measured separately by the web app's load test.
@@ -95,9 +95,11 @@ def main() -> None:
         print(f"{i:3d} {res.verdict} {totals[-1]:.2f}s {res.phases}", flush=True)
         if ns.json:  # as it goes: a run cut short keeps what it measured
             ns.json.write_text(json.dumps({"totals": totals, "phases": phases}, indent=1))
-        # Learners' submissions arrive --gap seconds apart; the pool refills meanwhile.
+        # Learners' submissions arrive --gap seconds apart. The pool refills as in the worker
+        # (worker/tasks.py): grade() lets spares start their CUDA contexts once it is done;
+        # nothing else wakes them (a wake-up just before the next grading made its benchmark
+        # wait ~0.5 s for a spare's CUDA start-up, 2026-11-23c).
         time.sleep(ns.gap)
-        pool.warm()
     pool.close()
     keys = sorted({k for ph in phases for k in ph})
     summary = {

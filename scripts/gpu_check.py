@@ -102,6 +102,7 @@ def table(rows: list[dict[str, Any]], cols: list[str]) -> str:
 
 
 POOL: Any = None
+SANDBOX_PAIRS = 2
 
 
 def grade_file(
@@ -217,7 +218,7 @@ def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
     for p in probs:
         for s in accepted(p):
             meds: dict[str, list[list[float]]] = {"bwrap": [], "off": []}
-            for m in ("bwrap", "off", "bwrap", "off"):
+            for m in ("bwrap", "off") * SANDBOX_PAIRS:
                 os.environ["KERNELDOJO_SANDBOX"] = m
                 res, _ = grade_file(p, s.path, s.language, "submit", pooled=False)
                 if res.verdict != Verdict.ACCEPTED:
@@ -229,7 +230,7 @@ def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
                     break
                 meds[m].append([b.median_ms for b in res.benchmark])
             os.environ["KERNELDOJO_SANDBOX"] = "bwrap"
-            if not meds["off"] or len(meds["bwrap"]) < 2:
+            if not meds["off"] or len(meds["bwrap"]) < SANDBOX_PAIRS:
                 continue
             for i, c in enumerate(p.benchmarks):
                 on = statistics.median(x[i] for x in meds["bwrap"])
@@ -323,6 +324,12 @@ def main() -> None:
     )
     ap.add_argument("--fidelity-rounds", type=int, default=10)
     ap.add_argument("--latency-count", type=int, default=50)
+    ap.add_argument(
+        "--sandbox-pairs", type=int, default=2, help="gradings with and without the sandbox, each"
+    )
+    ap.add_argument(
+        "--latency-gap", type=float, default=2.0, help="seconds between a verdict and the next"
+    )
     ap.add_argument("--script-timeout", type=float, default=600.0, help="seconds per script phase")
     ap.add_argument("--problem", action="append", help="only these problem slugs")
     ap.add_argument("--sample", action="append", help="only samples whose file name contains this")
@@ -349,7 +356,8 @@ def main() -> None:
     info = env_info()
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)
-    global OUT
+    global OUT, SANDBOX_PAIRS
+    SANDBOX_PAIRS = max(1, ns.sandbox_pairs)
     OUT = ns.out
     results: dict[str, Any] = {"env": info}
     md = [
@@ -421,7 +429,8 @@ def main() -> None:
             rows, bad = phase_script("fidelity", "fidelity.py", args, ns.script_timeout)
         elif ph == "latency":
             slug = probs[0].slug if ns.problem else "vector-add"
-            args = ["--problem", slug, "--count", str(ns.latency_count), "--gap", "1"]
+            args = ["--problem", slug, "--count", str(ns.latency_count)]
+            args += ["--gap", str(ns.latency_gap)]
             rows, bad = phase_script("latency", "latency.py", args, ns.script_timeout)
         else:
             rows, bad = phase_adversarial()
