@@ -499,6 +499,14 @@ CATALOG: list[Entry] = [
         hole=_root_worker,
     ),
     E(
+        "escape/poison_triton_cache.py",
+        "vector-add",
+        "accepted",
+        "accepted",
+        "overwrite, rename, chmod, plant files in the worker's shared Triton cache (read-only); "
+        "a launcher note of C fragments for the worker",
+    ),
+    E(
         "escape/kill_everything.py",
         "vector-add",
         "runtime_error",

@@ -24,7 +24,7 @@ def test_report_keeps_well_formed_distinct_signatures(tmp_path: Path) -> None:
             json.dumps(good),
             json.dumps(good),  # the same launcher twice: compiled once
             json.dumps(["*kbf16", ["i32", "i64"], "fp32"]),  # a tuple argument
-            json.dumps(["*fp32", "int); system(\"id\"); (int"]),  # not a Triton type name
+            json.dumps(["*fp32", 'int); system("id"); (int']),  # not a Triton type name
             json.dumps(["*fp32", "i33"]),
             json.dumps([[[["i32"]]]]),  # nested deeper than Triton's tuples
             json.dumps([]),
