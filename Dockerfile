@@ -89,7 +89,11 @@ RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 instal
     && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv /opt/venv \
     && (id -u 1000 >/dev/null 2>&1 && userdel --remove "$(id -nu 1000)" || true) \
-    && useradd --create-home --uid 1000 kerneldojo
+    && useradd --create-home --uid 1000 kerneldojo \
+    && install -d -o kerneldojo -g kerneldojo /var/cache/kerneldojo
+# The judge's cache (the GPU's measured ceilings, torch baselines, the Triton cache its runners
+# read: worker/grading/tritoncache.py); docker-compose.yml keeps it in a volume across restarts.
+ENV KERNELDOJO_CACHE=/var/cache/kerneldojo
 COPY --from=source /app /app
 # PyPI's default torch wheel is the CUDA build; nvcc comes from the base image.
 RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \

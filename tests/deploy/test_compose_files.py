@@ -45,3 +45,12 @@ def test_only_the_web_port_is_published() -> None:
 def test_files_the_images_copy_exist() -> None:
     for rel in re.findall(r"^COPY (?!--from)(\S+)", DOCKERFILE, re.M):
         assert (ROOT / rel).exists(), rel
+
+
+def test_the_gpu_workers_cache_is_a_volume_the_image_points_at() -> None:
+    # The Triton cache the runners read, the ceilings and the baselines survive a restart.
+    path = re.search(r"^ENV KERNELDOJO_CACHE=(\S+)$", DOCKERFILE, re.M)
+    assert path is not None
+    assert f"install -d -o kerneldojo -g kerneldojo {path.group(1)}" in DOCKERFILE
+    assert f"- judgecache:{path.group(1)}" in COMPOSE
+    assert re.search(r"^volumes:\n(?:  \w+:\n)*  judgecache:", COMPOSE, re.M)
