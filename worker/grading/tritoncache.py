@@ -23,9 +23,10 @@ their private one. The worker fills it:
 * ``learn``, after each grading: a runner notes the signatures it built launchers for in its work
   folder; the worker reads that note as untrusted data, keeps only well-formed signatures of
   Triton's own type names, and compiles each launcher from source that Triton generates from the
-  signature (``make_launcher``), never from anything the runner wrote. A hostile submission can
-  only make the worker compile launchers for signatures that exist; ``MAX_LEARN`` bounds how many
-  per grading and ``MAX_SHARED`` in all.
+  signature (``make_launcher``), never from anything the runner wrote. A hostile note can only
+  make the worker compile launchers for signatures that exist: at most ``MAX_LEARN`` per grading
+  of at most ``MAX_ARGS`` arguments each, in a child process limited to ``COMPILE_TIMEOUT_S``, one
+  batch at a time with at most ``MAX_PENDING`` waiting, and ``MAX_SHARED`` launchers in all.
 
 Nothing of a submission's own kernels is shared: they are compiled in its runner, as before.
 """
@@ -35,9 +36,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+import queue
 import re
+import resource
 import stat
+import subprocess
+import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +52,22 @@ log = logging.getLogger(__name__)
 SHARED_ENV = "KERNELDOJO_TRITON_SHARED"  # set in a runner's environment: the shared folder
 REPORT = ".kd-triton-launchers.jsonl"  # in the runner's work folder
 MAX_LEARN = 8  # launchers compiled per grading at most
-MAX_SHARED = 4000  # launchers kept in the shared folder at most
+MAX_SHARED = 4000  # launchers kept in the shared folder at most (~50 KB each)
 MAX_REPORT_BYTES = 64 << 10
-MAX_ARGS = 64
+MAX_ARGS = 64  # scalar arguments of one signature, tuples flattened
+MAX_PENDING = 4  # gradings' notes waiting to be compiled; more are dropped
+COMPILE_TIMEOUT_S = 120
 
-_SCALARS = (
-    "i1|i8|i16|i32|i64|u1|u8|u16|u32|u64|fp16|bf16|fp32|f32|fp64|"
-    "fp8e4nv|fp8e5|fp8e4b15|fp8e4b8|fp8e5b16|fp8e8m0"
-)
-_TYPE = re.compile(rf"^(?:\*k?(?:{_SCALARS})|{_SCALARS}|constexpr|nvTmaDesc)$")
+_INTS = "i1|i8|i16|i32|i64|u1|u8|u16|u32|u64"
+_FLOATS = "fp16|bf16|fp32|f32|fp64"
+_FP8 = "fp8e4nv|fp8e5|fp8e4b15|fp8e4b8|fp8e5b16|fp8e8m0"
+# Scalars Triton's launcher has a C type for; fp8 only behind a pointer.
+_TYPE = re.compile(rf"\*k?(?:{_INTS}|{_FLOATS}|{_FP8})|{_INTS}|{_FLOATS}|constexpr|nvTmaDesc")
 
-_lock = threading.Lock()
-_threads: list[threading.Thread] = []
+_pending: queue.Queue[list[list[Any]]] = queue.Queue(maxsize=MAX_PENDING)
+_known: set[str] = set()  # signatures this process has had compiled
+_thread: threading.Thread | None = None
+_thread_lock = threading.Lock()
 
 
 def shared_dir() -> Path:
@@ -69,8 +79,9 @@ def shared_dir() -> Path:
 
         path = str(timing.cache_file().parent / "triton")
         os.environ["TRITON_CACHE_DIR"] = path
-    p = Path(path)
+    p = Path(path).resolve()  # bound at this path in the sandbox: never relative
     p.mkdir(parents=True, exist_ok=True)
+    os.environ["TRITON_CACHE_DIR"] = str(p)
     return p
 
 
@@ -149,16 +160,30 @@ def prime() -> None:
         log.exception("priming the shared Triton cache failed")
 
 
-def _signature(item: Any, depth: int = 0) -> Any:
-    """A launcher signature of Triton's type names (tuples as nested lists), or None."""
-    if isinstance(item, str):
-        return item if _TYPE.match(item) else None
-    if isinstance(item, list) and depth < 3 and 0 < len(item) <= MAX_ARGS:
-        parts = [_signature(x, depth + 1) for x in item]
-        if any(p is None for p in parts):
+def _signature(item: Any) -> list[Any] | None:
+    """A launcher signature of Triton's type names (a tuple argument as a list of them), or
+    None. At most MAX_ARGS scalars in all: the launcher's C source, and gcc's time, grow with
+    them (12 000 nested arguments took gcc 207 s)."""
+    if not isinstance(item, list) or not item:
+        return None
+    out: list[Any] = []
+    count = 0
+    for arg in item:
+        if isinstance(arg, str) and _TYPE.fullmatch(arg):
+            out.append(arg)
+            count += 1
+        elif (
+            isinstance(arg, list)
+            and arg
+            and all(isinstance(x, str) and _TYPE.fullmatch(x) for x in arg)
+        ):
+            out.append(tuple(arg))
+            count += len(arg)
+        else:
             return None
-        return parts if depth == 0 else tuple(parts)
-    return None
+        if count > MAX_ARGS:
+            return None
+    return out
 
 
 def read_report(workdir: Path) -> list[list[Any]]:
@@ -188,57 +213,110 @@ def read_report(workdir: Path) -> list[list[Any]]:
     return out
 
 
-def _compile_launchers(signatures: list[list[Any]]) -> int:
-    """Each signature's launcher, compiled into this process's (the shared) cache; how many
-    were new. Mirrors ``CudaLauncher.__init__`` of Triton 3.6."""
-    from triton.backends.nvidia import driver
+def _launchers(shared: Path) -> int:
+    return sum(1 for _ in shared.glob("*/__triton_launcher*"))
+
+
+def compile_launchers(signatures: list[list[Any]]) -> int:
+    """Each signature's launcher, compiled into this process's Triton cache (the shared folder),
+    from the source Triton generates for it (as ``CudaLauncher.__init__`` of Triton 3.6 does);
+    how many were new. Runs in a child process of the worker (``_compile_in_child``)."""
+    try:
+        from triton.backends.nvidia import driver
+    except ImportError:
+        return 0
+    make = getattr(driver, "make_launcher", None)
+    if make is None:  # one native launcher in this Triton: nothing per signature
+        return 0
     from triton.runtime.build import compile_module_from_src
 
-    make = getattr(driver, "make_launcher", None)
-    if make is None:
-        return 0
     shared = shared_dir()
-    before = sum(1 for _ in shared.glob("*/__triton_launcher*"))
-    if before >= MAX_SHARED:
-        return 0
+    before = _launchers(shared)
     for sig in signatures:
-        src = make({}, dict(enumerate(sig)), None)
-        compile_module_from_src(  # a cache hit when another runner's launcher was the same
-            src=src,
-            name="__triton_launcher",
-            library_dirs=driver.library_dirs(),
-            include_dirs=driver.include_dirs,
-            libraries=driver.libraries,
+        if _launchers(shared) >= MAX_SHARED:
+            break
+        try:
+            compile_module_from_src(  # a cache hit when another runner's launcher was the same
+                src=make({}, dict(enumerate(sig)), None),
+                name="__triton_launcher",
+                library_dirs=driver.library_dirs(),
+                include_dirs=driver.include_dirs,
+                libraries=driver.libraries,
+            )
+        except Exception as e:  # one bad signature does not stop the others
+            log.warning("launcher for %s not compiled: %s", sig, e)
+    return _launchers(shared) - before
+
+
+def _child_limits() -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (COMPILE_TIMEOUT_S, COMPILE_TIMEOUT_S + 5))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _compile_in_child(signatures: list[list[Any]]) -> None:
+    """In a child process: the worker does not load the launchers, and gcc is time-limited."""
+    shared = shared_dir()
+    if _launchers(shared) >= MAX_SHARED:
+        return
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "worker.grading.tritoncache"],
+            input=json.dumps(signatures),
+            capture_output=True,
+            text=True,
+            timeout=COMPILE_TIMEOUT_S,
+            preexec_fn=_child_limits,
+            cwd=Path(__file__).resolve().parents[2],  # where the worker package is
+            check=False,
         )
-    return sum(1 for _ in shared.glob("*/__triton_launcher*")) - before
+    except subprocess.TimeoutExpired:
+        log.warning("compiling %d launcher(s) took over %d s", len(signatures), COMPILE_TIMEOUT_S)
+        return
+    if proc.returncode != 0:
+        log.warning("compiling launchers failed: %s", proc.stderr[-2000:])
+        return
+    _known.update(json.dumps(sig) for sig in signatures)
+    if proc.stdout.strip() not in ("", "0"):
+        log.info("shared Triton cache: %s launcher(s) added", proc.stdout.strip())
 
 
-def learn(workdir: Path, wait: bool = False) -> threading.Thread | None:
-    """Compile, in the background, the launchers a finished runner built for itself."""
-    signatures = read_report(workdir)
+def _serve() -> None:
+    while True:
+        signatures = _pending.get()
+        try:
+            _compile_in_child(signatures)
+        except Exception:
+            log.exception("compiling launchers for the shared Triton cache failed")
+        finally:
+            _pending.task_done()
+
+
+def learn(workdir: Path) -> None:
+    """Queue, for a background compile, the launchers a finished runner built for itself."""
+    global _thread
+    signatures = [s for s in read_report(workdir) if json.dumps(s) not in _known]
     if not signatures:
-        return None
-
-    def work() -> None:
-        with _lock:
-            try:
-                n = _compile_launchers(signatures)
-                if n:
-                    log.info("shared Triton cache: %d launcher(s) added", n)
-            except Exception:
-                log.exception("compiling launchers for the shared Triton cache failed")
-
-    t = threading.Thread(target=work, name="triton-launchers", daemon=False)
-    t.start()
-    _threads.append(t)
-    if wait:
-        t.join()
-    return t
+        return
+    with _thread_lock:
+        if _thread is None:
+            _thread = threading.Thread(target=_serve, name="triton-launchers", daemon=True)
+            _thread.start()
+    try:
+        _pending.put_nowait(signatures)
+    except queue.Full:  # a backlog: these are learned from a later grading
+        log.info("launcher compile queue full: %d signature(s) dropped", len(signatures))
 
 
-def drain(timeout_s: float = 60.0) -> None:
-    """Wait for launchers still being compiled."""
-    for t in list(_threads):
-        t.join(timeout_s)
-        if not t.is_alive():
-            _threads.remove(t)
+def drain(timeout_s: float = 120.0) -> bool:
+    """Wait until the queued launchers are compiled; whether they were."""
+    deadline = time.monotonic() + timeout_s
+    while _pending.unfinished_tasks and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return not _pending.unfinished_tasks
+
+
+if __name__ == "__main__":  # the child of _compile_in_child: signatures as JSON on stdin
+    logging.basicConfig(level=logging.WARNING)
+    items = json.loads(sys.stdin.read())
+    checked = [sig for x in items if (sig := _signature(x)) is not None][:MAX_LEARN]
+    print(compile_launchers(checked))

@@ -23,22 +23,55 @@ def test_report_keeps_well_formed_distinct_signatures(tmp_path: Path) -> None:
         [
             json.dumps(good),
             json.dumps(good),  # the same launcher twice: compiled once
-            json.dumps(["*kbf16", ["i32", "i64"], "fp32"]),  # a tuple argument
+            json.dumps(["*kbf16", ["i32", "i64"], "fp32", "*fp8e4nv"]),  # a tuple argument
             json.dumps(["*fp32", 'int); system("id"); (int']),  # not a Triton type name
             json.dumps(["*fp32", "i33"]),
-            json.dumps([[[["i32"]]]]),  # nested deeper than Triton's tuples
+            json.dumps(["*fp32", "i32\n"]),  # "$" would have matched before the newline
+            json.dumps(["fp8e4nv"]),  # no C type for an fp8 scalar: only behind a pointer
+            json.dumps([["i32", ["i64"]]]),  # nested deeper than Triton's tuples
+            json.dumps([[]]),
             json.dumps([]),
             json.dumps({"sig": good}),
             "not json",
             json.dumps(["i32"] * (tritoncache.MAX_ARGS + 1)),
+            # few arguments, but thousands of scalars once flattened (gcc took 207 s on one)
+            json.dumps([["i1"] * 64] * 64),
+            json.dumps(["i32", ["i1"] * tritoncache.MAX_ARGS]),
         ],
     )
-    assert tritoncache.read_report(tmp_path) == [good, ["*kbf16", ("i32", "i64"), "fp32"]]
+    assert tritoncache.read_report(tmp_path) == [
+        good,
+        ["*kbf16", ("i32", "i64"), "fp32", "*fp8e4nv"],
+    ]
 
 
 def test_report_is_capped(tmp_path: Path) -> None:
     write_report(tmp_path, [json.dumps(["*fp32"] * k) for k in range(1, 30)])
     assert len(tritoncache.read_report(tmp_path)) == tritoncache.MAX_LEARN
+
+
+def test_learned_signatures_are_compiled_once_in_a_child(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The whole path but gcc: the note read, a child process started from the worker package,
+    # the signatures validated again there, compile_launchers run (Triton 3.6 builds a launcher
+    # per signature; later Triton versions have none to build), the batch remembered.
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "cache"))
+    work = tmp_path / "work"
+    work.mkdir()
+    sig = ["*fp32", "*fp32", "i32", "constexpr", "i64"]
+    write_report(work, [json.dumps(sig)])
+    monkeypatch.setattr(tritoncache, "_known", set())
+    tritoncache.learn(work)
+    assert tritoncache.drain(120)
+    assert json.dumps(sig) in tritoncache._known
+    before = tritoncache._pending.unfinished_tasks
+    tritoncache.learn(work)  # known now: nothing queued
+    assert tritoncache._pending.unfinished_tasks == before == 0
+    from triton.backends.nvidia import driver
+
+    launchers = list((tmp_path / "cache").glob("*/__triton_launcher*"))
+    assert len(launchers) == (1 if hasattr(driver, "make_launcher") else 0)
 
 
 def test_report_ignores_links_and_fifos(tmp_path: Path) -> None:

@@ -20,7 +20,7 @@ def _attack() -> bool:
     root = os.environ.get("KERNELDOJO_TRITON_SHARED")
     if root and os.path.isdir(root):
         targets = [root]
-        for key in os.listdir(root)[:50]:
+        for key in os.listdir(root):
             d = os.path.join(root, key)
             targets.append(d)
             try:
@@ -28,20 +28,20 @@ def _attack() -> bool:
             except OSError:
                 pass
         for t in targets:
-            for act in (
-                lambda: open(t, "ab").write(b"\x00poison") if os.path.isfile(t) else None,
-                lambda: open(os.path.join(t, "planted.so"), "wb").write(b"poison")
-                if os.path.isdir(t) else None,
+            attempts = [
                 lambda: os.rename(t, t + ".moved"),
                 lambda: os.chmod(t, 0o777),
-                lambda: os.mkdir(os.path.join(t, "planted")) if os.path.isdir(t) else None,
-            ):
+                lambda: os.utime(t, None),
+            ]
+            if os.path.isfile(t):
+                attempts.append(lambda: open(t, "ab").write(b"\x00poison"))
+            else:
+                attempts.append(lambda: open(os.path.join(t, "planted.so"), "wb").write(b"x"))
+                attempts.append(lambda: os.mkdir(os.path.join(t, "planted")))
+            for act in attempts:
                 try:
                     act()
-                    if os.path.exists(os.path.join(t, "planted.so")) or os.path.exists(
-                        t + ".moved"
-                    ) or os.path.isdir(os.path.join(t, "planted")):
-                        landed = True
+                    landed = True  # any of these succeeding is a write into the cache
                 except OSError:
                     pass
     try:
@@ -50,6 +50,7 @@ def _attack() -> bool:
                 ["*fp32", 'int); system("touch /tmp/pwned"); (int'],
                 ["*fp32"] * 10000,
                 [[[["i32"]]]],
+                [["i1"] * 64] * 64,
                 ["../../../etc/passwd"],
                 ["*fp32", "*fp32", "*fp32", "i64", "constexpr", "constexpr"],
             ):
