@@ -42,9 +42,13 @@ def default_limits(device: str, host_memory_mb: int = 8192, cpu_s: int = 3600) -
 
 
 def runner_env(device: str) -> dict[str, str]:
+    # The worker's Triton cache is bound read-only on every device: a GPU runner reads it
+    # (tritoncache.install_in_runner); under the interpreter nothing does, but the sandbox is the
+    # same, so the CPU suite shows that a submission cannot write there.
+    env = tritoncache.runner_env()
     if device == "cpu":
-        return {"TRITON_INTERPRET": "1"}
-    return tritoncache.runner_env()
+        env["TRITON_INTERPRET"] = "1"
+    return env
 
 
 def pool_size(device: str) -> int:

@@ -5,7 +5,7 @@
 # launcher note full of C fragments and impossible type names (the worker must only ever compile
 # launchers for well-formed signatures, from source Triton generates). If any write lands, the
 # sums it stores are wrong, so the verdict shows it.
-# expect: accepted (no write lands; on CPU there is no shared cache to attack)
+# expect: accepted (no write lands; CPU runners get the same read-only folder)
 import json
 import os
 
