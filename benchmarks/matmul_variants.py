@@ -14,7 +14,8 @@ allowed, as the judge's matmul benchmark) and on a GPU:
 * persistent GEMMs loading both operands through TMA tensor descriptors (host-side
   ``TensorDescriptor``), with and without warp specialisation, several tile shapes;
 * the editorial with other tile shapes for its TMA GEMM;
-* c^T = b^T a^T with no transpose pass (b^T as the register operand of wgmma).
+* c^T = b^T a^T with no transpose pass (b^T as the register operand of wgmma);
+* the CUDA editorial (WMMA) and a candidate with mma.sync and cp.async (``matmul_mma.cu``).
 
 The transposes leave c untouched (their error column reads nan). Each call is timed as the judge times a submission: L2 flushed, launched behind the holding
 kernel, CUDA events on the stream; median of --calls. A variant that fails to compile or gives
@@ -24,9 +25,12 @@ a wrong product is reported as such.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import importlib.util
 import statistics
+import subprocess
 import sys
+import tempfile
 import traceback
 from pathlib import Path
 from typing import Any
@@ -173,6 +177,30 @@ def _tma_transposed_product(
         )
 
 
+def load_cuda(source: Path, tmp: Path) -> Any:
+    """A CUDA solve() compiled as the judge compiles submissions (nvcc -O3 for this GPU)."""
+    major, minor = torch.cuda.get_device_capability()
+    so = tmp / (source.stem + ".so")
+    subprocess.run(
+        [
+            "nvcc",
+            "-O3",
+            "-std=c++17",
+            f"-arch=sm_{major}{minor}",
+            "-shared",
+            "-Xcompiler",
+            "-fPIC",
+            "-o",
+            str(so),
+            str(source),
+        ],
+        check=True,
+    )
+    lib = ctypes.CDLL(str(so))
+    lib.solve.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int] * 3
+    return lib
+
+
 def load_editorial() -> Any:
     spec = importlib.util.spec_from_file_location("editorial", SOLUTIONS / "triton_fast.py")
     assert spec is not None and spec.loader is not None
@@ -186,8 +214,9 @@ def main() -> None:
     ap.add_argument("--size", type=int, default=4096)
     ap.add_argument("--calls", type=int, default=30)
     ap.add_argument("--all", action="store_true", help="also the transposes and GEMMs alone")
+    ap.add_argument("--ragged", action="store_true", help="m, n, k = 3000, 5000, 2049 instead")
     ns = ap.parse_args()
-    m = n = k = ns.size
+    m, n, k = (3000, 5000, 2049) if ns.ragged else (ns.size, ns.size, ns.size)
     torch.manual_seed(0)
     a = torch.randn(m, k, device="cuda")
     b = torch.randn(k, n, device="cuda")
@@ -384,6 +413,22 @@ def main() -> None:
     for bm, bn, bk, st, w in [(256, 128, 32, 4, 8), (128, 256, 64, 2, 8), (128, 256, 32, 5, 8)]:
         cfg = dict(BLOCK_M=bm, BLOCK_N=bn, BLOCK_K=bk, num_stages=st, num_warps=w, WS=True)
         cands.append((f"editorial, TMA {bm}x{bn}x{bk} s{st} w{w} ws", editorial_with(cfg)))
+    tmp = Path(tempfile.mkdtemp(prefix="kd-mm-"))
+    for label, source in [
+        ("CUDA editorial (WMMA)", SOLUTIONS / "cuda_fast.cu"),
+        (
+            "CUDA mma.sync + cp.async (benchmarks/matmul_mma.cu)",
+            REPO / "benchmarks" / "matmul_mma.cu",
+        ),
+    ]:
+        try:
+            lib = load_cuda(source, tmp)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print(f"{label}: not compiled: {e}", flush=True)
+            continue
+        cands.append(
+            (label, lambda lib=lib: lib.solve(a.data_ptr(), b.data_ptr(), c.data_ptr(), m, n, k))
+        )
     best_ms = None
     for name, fn in cands:
         try:
