@@ -42,7 +42,7 @@ import triton.language as tl
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import timing  # noqa: E402
+from worker.grading import compilers, timing  # noqa: E402
 from worker.grading.hold import Hold  # noqa: E402
 
 SOLUTIONS = REPO / "problems" / "matmul" / "solutions" / "accepted"
@@ -178,24 +178,10 @@ def _tma_transposed_product(
 
 
 def load_cuda(source: Path, tmp: Path) -> Any:
-    """A CUDA solve() compiled as the judge compiles submissions (nvcc -O3 for this GPU)."""
-    major, minor = torch.cuda.get_device_capability()
+    """A CUDA solve() compiled with the judge's flags for this GPU (sm_90a on Hopper)."""
     so = tmp / (source.stem + ".so")
-    subprocess.run(
-        [
-            "nvcc",
-            "-O3",
-            "-std=c++17",
-            f"-arch=sm_{major}{minor}",
-            "-shared",
-            "-Xcompiler",
-            "-fPIC",
-            "-o",
-            str(so),
-            str(source),
-        ],
-        check=True,
-    )
+    cmd = ["nvcc", "-O3", "-std=c++17", *compilers.arch_flags(), "-shared", "-Xcompiler"]
+    subprocess.run([*cmd, "-fPIC", "-o", str(so), str(source)], check=True)
     lib = ctypes.CDLL(str(so))
     lib.solve.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int] * 3
     return lib
