@@ -102,7 +102,6 @@ def table(rows: list[dict[str, Any]], cols: list[str]) -> str:
 
 
 POOL: Any = None
-SANDBOX_PAIRS = 2
 
 
 def grade_file(
@@ -212,13 +211,13 @@ def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], in
     return rows, bad
 
 
-def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
-    """Each accepted sample timed with the sandbox on and off, alternating."""
+def phase_sandbox(probs: list[Any], pairs: int) -> tuple[list[dict[str, Any]], int]:
+    """Each accepted sample timed with the sandbox on and off, alternating, ``pairs`` times."""
     rows, bad = Rows(OUT / "sandbox.jsonl"), 0
     for p in probs:
         for s in accepted(p):
             meds: dict[str, list[list[float]]] = {"bwrap": [], "off": []}
-            for m in ("bwrap", "off") * SANDBOX_PAIRS:
+            for m in ("bwrap", "off") * pairs:
                 os.environ["KERNELDOJO_SANDBOX"] = m
                 res, _ = grade_file(p, s.path, s.language, "submit", pooled=False)
                 if res.verdict != Verdict.ACCEPTED:
@@ -230,7 +229,7 @@ def phase_sandbox(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
                     break
                 meds[m].append([b.median_ms for b in res.benchmark])
             os.environ["KERNELDOJO_SANDBOX"] = "bwrap"
-            if not meds["off"] or len(meds["bwrap"]) < SANDBOX_PAIRS:
+            if not meds["off"] or len(meds["bwrap"]) < pairs:
                 continue
             for i, c in enumerate(p.benchmarks):
                 on = statistics.median(x[i] for x in meds["bwrap"])
@@ -356,8 +355,7 @@ def main() -> None:
     info = env_info()
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)
-    global OUT, SANDBOX_PAIRS
-    SANDBOX_PAIRS = max(1, ns.sandbox_pairs)
+    global OUT
     OUT = ns.out
     results: dict[str, Any] = {"env": info}
     md = [
@@ -420,7 +418,7 @@ def main() -> None:
         elif ph == "bench":
             rows, bad = phase_bench(probs, ns.repeat)
         elif ph == "sandbox":
-            rows, bad = phase_sandbox(probs)
+            rows, bad = phase_sandbox(probs, max(1, ns.sandbox_pairs))
         elif ph == "fidelity":
             slug = probs[0].slug if ns.problem else "vector-add"
             samples = ["triton_fast.py", "cuda_fast.cu", "cuda_simple.cu"]

@@ -9,7 +9,6 @@ speed-of-light ceilings, so a learner's grading pays for it once per GPU.
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import statistics
@@ -26,6 +25,8 @@ def measure(problem: Problem, case: Case) -> float | None:
     """Median ms of the problem's baseline on this GPU, or None if it has none."""
     import torch
 
+    from worker.grading.hold import Hold
+
     ref = problems.load_reference(problem)
     fn = getattr(ref, "baseline", None)
     if fn is None:
@@ -33,7 +34,7 @@ def measure(problem: Problem, case: Case) -> float | None:
     old = torch.backends.cuda.matmul.allow_tf32
     torch.backends.cuda.matmul.allow_tf32 = True  # what the problems allow (TF32 for matmul)
     flusher = timing.L2Flusher.shared()
-    hold = _hold()
+    hold = Hold.shared()
     gen = torch.Generator(device="cuda")
     times: list[float] = []
     start = time.monotonic()
@@ -63,15 +64,6 @@ def measure(problem: Problem, case: Case) -> float | None:
     finally:
         torch.backends.cuda.matmul.allow_tf32 = old
     return statistics.median(times)
-
-
-@functools.cache
-def _hold() -> Any:
-    import torch
-
-    from worker.grading.hold import Hold
-
-    return Hold(torch)
 
 
 def cached(problem: Problem, case: Case) -> float | None:

@@ -60,6 +60,18 @@ class Hold:
     """One per process; ``time_call`` holds, times and releases (``hold()`` before the start
     event, ``release()`` after ``solve``)."""
 
+    _shared: Hold | None = None
+
+    @classmethod
+    def shared(cls) -> Hold:
+        """One per process, for the referee's own timed calls (torch baselines); a runner makes
+        its own before any submission code exists."""
+        if cls._shared is None:
+            import torch
+
+            cls._shared = cls(torch)
+        return cls._shared
+
     def __init__(self, torch: Any) -> None:
         self.torch = torch
         props = torch.cuda.get_device_properties(torch.cuda.current_device())

@@ -153,9 +153,9 @@ def prime() -> None:
     """The driver module and the holding kernel, compiled into the shared folder now."""
     shared_dir()
     try:
-        from worker.grading import baseline
+        from worker.grading.hold import Hold
 
-        baseline._hold()  # compiles the holding kernel (and loads Triton's driver module)
+        Hold.shared()  # compiles the holding kernel (and loads Triton's driver module)
     except Exception:
         log.exception("priming the shared Triton cache failed")
 
