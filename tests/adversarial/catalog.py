@@ -8,6 +8,11 @@ its threat class (THREATS.md), and the expected outcome on each device:
 * ``accepted_truthful``: accepted is the right answer, because the submission only *tries*
   something (read a secret, reach the network) and computes honestly when the attempt fails;
   it writes garbage when the attempt succeeds, so "accepted" proves that the defence held;
+* ``accepted_timed``: accepted, and no benchmark reported faster than this GPU's measured
+  speed of light (``TRUTHFUL_SOL_PCT``): the submission moves work somewhere the timer might
+  miss, and the judge must count it;
+* ``truthful``: not accepted, or ``accepted_timed`` (an attack that depends on a race may
+  not fire in a given grading; then it computes honestly and must get an honest time);
 * ``None``: not meaningful on that device (not graded there).
 
 Some entries also name host-side ``checks`` run after grading (no secret in the result, no
@@ -47,6 +52,10 @@ CANARY = "/tmp/kerneldojo-adversarial-canary"  # also named in submissions/escap
 ESCAPE_MARKER = "kerneldojo-adversarial-escape-marker"  # escape/write_outside.py
 LEFTOVER_NAME = "kdadvleftover"  # resources/daemon.py, resources/fork_flood.py
 SECRET_NAME = "KERNELDOJO_TEST_SECRET"
+
+# An honest vector add reaches 99-101% of the measured copy bandwidth on an H100; a time that
+# hides part of the work beats it by more than this.
+TRUTHFUL_SOL_PCT = 104.0
 
 VA_FEW = ("n = 3", "n = 1025", "n = 100003 (prime), wide range of magnitudes")
 
@@ -145,15 +154,16 @@ CATALOG: list[Entry] = [
         "deferred/side_stream.py",
         "vector-add",
         "accepted",
-        "accepted",
+        "accepted_timed",
         "side stream without sync: the device-wide synchronize puts it inside the timed window",
     ),
     E(
         "deferred/thaw_race.py",
         "vector-add",
         "accepted",
-        "not_accepted",
-        "launches from a thread right after SIGCONT, before the start event: wall-clock cross-check",
+        "truthful",
+        "launches from a thread right after SIGCONT, before the start event (when its watcher "
+        "sees the freeze; when not, it computes honestly): wall-clock cross-check, speed of light",
     ),
     E(
         "deferred/late_host_thread.cu",
@@ -166,7 +176,7 @@ CATALOG: list[Entry] = [
         "deferred/nonblocking_stream.cu",
         "vector-add",
         None,
-        "accepted",
+        "accepted_timed",
         "non-blocking stream: cudaDeviceSynchronize in the runner covers it",
     ),
     # 3. forgery -------------------------------------------------------------------------------
@@ -732,11 +742,16 @@ def run_checks(entry: Entry, result: dict[str, Any], ctx: Context) -> list[str]:
 
 
 # -- matching -----------------------------------------------------------------------------
-def matches(expected: str, verdict: str) -> bool:
+def matches(expected: str, verdict: str, benchmark: list[dict[str, Any]] | None = None) -> bool:
+    timed = all(float(b.get("sol_pct") or 0) <= TRUTHFUL_SOL_PCT for b in benchmark or [])
     if expected == "not_accepted":
         return verdict != "accepted"
     if expected == "accepted_truthful":
         return verdict == "accepted"
+    if expected == "accepted_timed":
+        return verdict == "accepted" and timed
+    if expected == "truthful":
+        return verdict != "accepted" or timed
     return verdict in expected.split("|")
 
 
@@ -804,7 +819,8 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
         _POOL.reap()  # the retired runner is gone before the checks look for leftovers
     verdict = str(res.get("verdict"))
     issues = run_checks(entry, res, ctx)
-    ok = expected is not None and matches(expected, verdict) and not issues
+    bench = list(res.get("benchmark") or [])
+    ok = expected is not None and matches(expected, verdict, bench) and not issues
     hole = entry.hole(device) if entry.hole else None
     note = entry.note
     if issues:
@@ -830,6 +846,7 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
         "note": note,
         "seconds": round(seconds, 1),
         "message": str(res.get("message", ""))[:300],
+        "sol_pct": [b.get("sol_pct") for b in bench],
     }
 
 

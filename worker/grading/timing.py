@@ -54,22 +54,28 @@ def converged(samples: list[float]) -> bool:
     return se_median / st.median <= TARGET_RSE
 
 
-def call_times(ends: list[tuple[float, float]], gap_ms: float) -> tuple[list[float], int, float]:
+def call_times(
+    ends: list[tuple[float, float]], gap_ms: float, latency_ms: float = 0.0
+) -> tuple[list[float], int, float]:
     """The times of a benchmark's calls from their two end events: (times, how many were set by
     the device-wide end, the median gap between the two ends).
 
     Each call has a stream end (``solve``'s work on the stream it was called on: exact, blind
     to other streams) and a device-wide end (after a synchronize: all work, plus the host's
-    latency in noticing the idle GPU, 14-30 us on an H100 and different in every process).
+    latency in noticing the idle GPU, 10-30 us on an H100 and different in every process).
 
     The decision is made for the whole benchmark, on the median gap: within ``gap_ms`` (the
-    latency calibrated before the submission was loaded), nothing outlasted the stream on a
+    threshold calibrated before the submission was loaded), nothing outlasted the stream on a
     typical call and every call gets its stream time. Deciding call by call would let host
     noise time some honest calls by the device end: a mix whose median moved by several
     percent from one grading to the next. Beyond it, each call gets the later of its stream
-    end and its device-wide end less ``gap_ms``: work on other streams is counted. What can
-    escape is work outlasting the stream by less than ``gap_ms`` minus the host's latency, or
-    on fewer than half of the calls (which moves no median)."""
+    end and its device-wide end less ``latency_ms`` (the least host latency measured behind a
+    stand-in kernel, Runner.ping): work on other streams is counted in full, with at most the
+    host's noise on top. The threshold is the wrong thing to take off: it is generous on
+    purpose (3-5x the latency on an H100), and taking it off reported a vector add left on a
+    side stream 45% faster than it ran. What can escape is work outlasting the stream by less
+    than ``gap_ms`` minus the host's latency, or on fewer than half of the calls (which moves
+    no median)."""
     if not ends:
         return [], 0, 0.0
     if any(device < stream for stream, device in ends):
@@ -79,8 +85,8 @@ def call_times(ends: list[tuple[float, float]], gap_ms: float) -> tuple[list[flo
         return [stream for stream, _ in ends], 0, gap
     times, late = [], 0
     for stream, device in ends:
-        if device - gap_ms > stream:
-            times.append(device - gap_ms)
+        if device - latency_ms > stream:
+            times.append(device - latency_ms)
             late += 1
         else:
             times.append(stream)

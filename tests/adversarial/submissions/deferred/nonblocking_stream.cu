@@ -2,7 +2,8 @@
 // synchronise with the legacy default stream the timer's events are recorded on) and return
 // without waiting. The runner ends each call with cudaDeviceSynchronize (all streams), so
 // the work is timed; the result is correct and its time honest.
-// expect: accepted (truthful: the time includes the side-stream work)
+// expect: accepted, with a time no better than the GPU's speed of light (the side-stream work
+// counted)
 #include <cuda_runtime.h>
 
 __global__ void add_kernel(const float* a, const float* b, float* c, int n) {

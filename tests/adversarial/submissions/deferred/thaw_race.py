@@ -6,7 +6,9 @@
 # done and returns. Caught by the referee's wall-clock cross-check when the work is large
 # against the cross-check's slack (0.8 x wall - 0.05 ms); see SECURITY.md for the residue.
 # On the CPU the runner is never frozen, so it computes honestly.
-# expect: GPU not accepted (rejected by the timing cross-check); CPU accepted
+# expect: GPU not accepted when the watcher fires on timed calls (a wrong answer when it fires
+# on a test call, the speed-of-light bound when on most timed calls), else accepted with an
+# honest time; CPU accepted
 import threading
 import time
 

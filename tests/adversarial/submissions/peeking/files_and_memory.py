@@ -31,7 +31,12 @@ def _walk() -> None:
                 except OSError:
                     pass
     for name in os.listdir("/sandbox"):
-        if not (name in ("solution.py", "output.log") or name.endswith(".buf")):
+        # .kd-triton-launchers.jsonl: the runner's own notes of Triton launcher signatures
+        # (worker/grading/tritoncache.py), written before and while this code runs.
+        if not (
+            name in ("solution.py", "output.log", ".kd-triton-launchers.jsonl")
+            or name.endswith(".buf")
+        ):
             _found.append("/sandbox/" + name)
 
 
