@@ -139,11 +139,24 @@ def worker(
     ] = "",
     name: Annotated[str, typer.Option(help="Worker name (hostname is appended).")] = "",
     loglevel: Annotated[str, typer.Option()] = "INFO",
+    gpu: Annotated[
+        int | None,
+        typer.Option(
+            min=0,
+            help="Use only this GPU of the host (nvidia-smi's index): start one worker per GPU.",
+        ),
+    ] = None,
 ) -> None:
     """A Celery worker that grades submissions from the queue of this host's GPU kind."""
     kind = queue or gpu_kind()
     os.environ["KERNELDOJO_GPU_KIND"] = kind
-    argv = worker_argv(kind, name or f"worker-{kind}", loglevel)
+    default_name = f"worker-{kind}"
+    if gpu is not None:
+        from worker.grading.device import pin_gpu
+
+        pin_gpu(gpu)
+        default_name += f"-gpu{gpu}"
+    argv = worker_argv(kind, name or default_name, loglevel)
     os.execv(argv[0], argv)
 
 

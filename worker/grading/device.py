@@ -69,6 +69,49 @@ def compute_capability() -> tuple[int, int] | None:
         return None
 
 
+GPU_INDEX_ENV = "KERNELDOJO_GPU_INDEX"
+
+
+def pin_gpu(index: int) -> None:
+    """Make this process (and the runners it starts) use only GPU ``index`` of the host: one
+    worker per GPU. The worker's own CUDA work (references, the referee) follows
+    CUDA_VISIBLE_DEVICES; the sandbox binds only that GPU's device node (sandbox._gpu_nodes)
+    and names it by UUID inside (``sandbox_visible_devices``). Call before torch starts CUDA."""
+    os.environ[GPU_INDEX_ENV] = str(index)
+    os.environ["CUDA_VISIBLE_DEVICES"] = str(index)
+
+
+@functools.cache
+def gpu_uuid(index: str) -> str | None:
+    """``GPU-...`` UUID of the host's GPU ``index`` (nvidia-smi's numbering), or None."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return None
+    try:
+        out = subprocess.run(
+            [smi, "--query-gpu=uuid", "--format=csv,noheader", f"--id={index}"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+        ).stdout.strip()
+    except (subprocess.SubprocessError, OSError):
+        return None
+    return out if out.startswith(("GPU-", "MIG-")) else None
+
+
+def sandbox_visible_devices() -> str | None:
+    """CUDA_VISIBLE_DEVICES inside a runner's sandbox of a pinned worker: the GPU's UUID. The
+    sandbox has only that GPU's device node but a fresh /proc that lists every GPU, so an index
+    would depend on how the driver counts GPUs it cannot open; a UUID names the one GPU either
+    way. None: not pinned (all the GPU nodes the worker sees are bound, its own
+    CUDA_VISIBLE_DEVICES passes through)."""
+    index = os.environ.get(GPU_INDEX_ENV)
+    if index is None:
+        return None
+    return gpu_uuid(index) or os.environ.get("CUDA_VISIBLE_DEVICES")
+
+
 # Clock-event bits that mean the clocks were held down: HW slowdown, SW/HW thermal slowdown,
 # power brake. SW power cap (0x4) is reported by an H100 even when idle at 1965 of 1980 MHz:
 # it counts only when the SM clock is really down.

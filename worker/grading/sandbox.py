@@ -26,6 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from worker.grading import device
+
 log = logging.getLogger(__name__)
 
 SANDBOX_WORKDIR = "/sandbox"
@@ -120,10 +122,10 @@ def _python_roots() -> list[str]:
     return out
 
 
-def _gpu_nodes() -> list[str]:
+def _gpu_nodes(dev_entries: Sequence[str] | None = None) -> list[str]:
     nodes = []
-    visible = os.environ.get("KERNELDOJO_GPU_INDEX")
-    for d in sorted(os.listdir("/dev")):
+    visible = os.environ.get(device.GPU_INDEX_ENV)
+    for d in sorted(os.listdir("/dev") if dev_entries is None else dev_entries):
         if not d.startswith("nvidia"):
             continue
         if d[6:].isdigit() and visible is not None and d[6:] != visible:
@@ -177,6 +179,8 @@ def command(argv: Sequence[str], policy: Policy) -> list[str]:
         "LANG": "C.UTF-8",
     }
     env.update({k: os.environ[k] for k in _PASS_ENV if k in os.environ})
+    if policy.gpu and (visible := device.sandbox_visible_devices()):
+        env["CUDA_VISIBLE_DEVICES"] = visible
     env.update(policy.env)
     for k, v in env.items():
         args += ["--setenv", k, v]
