@@ -15,7 +15,14 @@ allowed, as the judge's matmul benchmark) and on a GPU:
   ``TensorDescriptor``), with and without warp specialisation, several tile shapes;
 * the editorial with other tile shapes for its TMA GEMM;
 * c^T = b^T a^T with no transpose pass (b^T as the register operand of wgmma);
-* the CUDA editorial (WMMA) and a candidate with mma.sync and cp.async (``matmul_mma.cu``).
+* the CUDA editorial (TMA + wgmma computing c^T = b^T a^T, with b^T as wgmma's register
+  operand: no transpose pass) and an earlier candidate with mma.sync and cp.async
+  (``matmul_mma.cu``).
+
+Before timing, each CUDA source goes through a correctness sweep (small, ragged and large
+shapes; PASS/FAIL against the judge's per-element and L2 criteria) in a child process with a
+timeout, so that a hang or a crash of one candidate neither stalls nor kills this script; a
+candidate whose sweep crashed or timed out is not timed. --sweep-only stops after the sweeps.
 
 The transposes leave c untouched (their error column reads nan). Each call is timed as the judge times a submission: L2 flushed, launched behind the holding
 kernel, CUDA events on the stream; median of --calls. A variant that fails to compile or gives
@@ -187,6 +194,81 @@ def load_cuda(source: Path, tmp: Path) -> Any:
     return lib
 
 
+CUDA_SOURCES = [
+    ("CUDA editorial (TMA + wgmma, c^T = b^T a^T)", SOLUTIONS / "cuda_fast.cu"),
+    ("CUDA mma.sync + cp.async (benchmarks/matmul_mma.cu)", REPO / "benchmarks" / "matmul_mma.cu"),
+]
+# (m, n, k): degenerate, ragged (fallback path: n or k not a multiple of 4), ragged on the fast
+# path (n, k multiples of 4 but nothing a multiple of the tile), the judge's ragged case, 4096^3.
+SWEEP_SHAPES = [
+    (1, 1, 1),
+    (1, 1, 1000),
+    (1, 4, 4),
+    (33, 61, 127),
+    (128, 128, 128),
+    (300, 1000, 17),
+    (257, 132, 100),
+    (1, 4096, 4096),
+    (1000, 1000, 1000),
+    (520, 388, 4),
+    (3000, 5000, 2049),
+    (3000, 5000, 2048),
+    (4096, 4096, 4096),
+]
+SWEEP_RTOL = 2.5e-3  # problem.toml: per element, |got - expected| <= rtol * (|a| @ |b|)
+SWEEP_MAX_REL_L2 = 1.2e-3  # problem.toml: ||got - expected|| / ||expected||
+SWEEP_TIMEOUT_S = 120
+
+
+def check_cuda(source: Path) -> int:
+    """Child-process body of the sweep: compile source, run SWEEP_SHAPES, one line per shape."""
+    tmp = Path(tempfile.mkdtemp(prefix="kd-mm-check-"))
+    lib = load_cuda(source, tmp)
+    torch.manual_seed(0)
+    failed = 0
+    for m, n, k in SWEEP_SHAPES:
+        a = torch.randn(m, k, device="cuda")
+        b = torch.randn(k, n, device="cuda")
+        c = torch.full((m, n), float("nan"), device="cuda")
+        lib.solve(a.data_ptr(), b.data_ptr(), c.data_ptr(), m, n, k)
+        torch.cuda.synchronize()
+        ad, bd = a.double(), b.double()
+        expect = ad @ bd
+        scale = ad.abs() @ bd.abs()
+        diff = (c.double() - expect).abs()
+        rel = (diff / scale.clamp_min(1e-30)).max().item()
+        l2 = (diff.norm() / expect.norm().clamp_min(1e-30)).item()
+        ok = bool(torch.isfinite(c).all().item()) and rel <= SWEEP_RTOL and l2 <= SWEEP_MAX_REL_L2
+        failed += not ok
+        print(
+            f"  {'PASS' if ok else 'FAIL'} {m}x{n}x{k}: max rel err {rel:.2e} (|a|@|b| scale), "
+            f"rel L2 {l2:.2e}",
+            flush=True,
+        )
+        del a, b, c, ad, bd, expect, scale, diff
+    return 1 if failed else 0
+
+
+def sweep_cuda(label: str, source: Path) -> str:
+    """'pass', 'fail' (wrong results but ran), or 'broken' (no compile, crash, or timeout)."""
+    print(f"{label}: correctness sweep", flush=True)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--check-cuda", str(source)]
+    try:
+        res = subprocess.run(cmd, timeout=SWEEP_TIMEOUT_S, capture_output=True, text=True)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        print(out, end="")
+        print(f"  TIMEOUT after {SWEEP_TIMEOUT_S} s (hang?): not timed", flush=True)
+        return "broken"
+    print(res.stdout, end="", flush=True)
+    if res.returncode == 0:
+        return "pass"
+    if res.returncode == 1 and "Traceback" not in res.stderr:
+        return "fail"
+    print(f"  crashed (rc {res.returncode}): not timed\n{res.stderr[-2000:]}", flush=True)
+    return "broken"
+
+
 def load_editorial() -> Any:
     spec = importlib.util.spec_from_file_location("editorial", SOLUTIONS / "triton_fast.py")
     assert spec is not None and spec.loader is not None
@@ -201,7 +283,18 @@ def main() -> None:
     ap.add_argument("--calls", type=int, default=30)
     ap.add_argument("--all", action="store_true", help="also the transposes and GEMMs alone")
     ap.add_argument("--ragged", action="store_true", help="m, n, k = 3000, 5000, 2049 instead")
+    ap.add_argument("--sweep-only", action="store_true", help="only the CUDA correctness sweeps")
+    ap.add_argument("--no-sweep", action="store_true", help="skip the CUDA correctness sweeps")
+    ap.add_argument("--check-cuda", metavar="SOURCE", help=argparse.SUPPRESS)  # sweep child
     ns = ap.parse_args()
+    if ns.check_cuda:
+        sys.exit(check_cuda(Path(ns.check_cuda)))
+    verdicts = {}
+    if not ns.no_sweep:
+        for label, source in CUDA_SOURCES:
+            verdicts[label] = sweep_cuda(label, source)
+    if ns.sweep_only:
+        return
     m, n, k = (3000, 5000, 2049) if ns.ragged else (ns.size, ns.size, ns.size)
     torch.manual_seed(0)
     a = torch.randn(m, k, device="cuda")
@@ -378,13 +471,10 @@ def main() -> None:
         ("editorial transpose alone", ed_transpose),
     ]
     tmp = Path(tempfile.mkdtemp(prefix="kd-mm-"))
-    for label, source in [
-        ("CUDA editorial (WMMA)", SOLUTIONS / "cuda_fast.cu"),
-        (
-            "CUDA mma.sync + cp.async (benchmarks/matmul_mma.cu)",
-            REPO / "benchmarks" / "matmul_mma.cu",
-        ),
-    ]:
+    for label, source in CUDA_SOURCES:
+        if verdicts.get(label) == "broken":
+            print(f"{label}: skipped (its correctness sweep crashed or hung)", flush=True)
+            continue
         try:
             lib = load_cuda(source, tmp)
         except (OSError, subprocess.CalledProcessError) as e:
