@@ -60,10 +60,6 @@ PING_COUNT = 12
 SYNC_GAP_MARGIN_MS = 0.010
 SYNC_GAP_MIN_MS = 0.040
 SYNC_GAP_MAX_MS = 0.060
-# Stand-in pings for the host's latency behind a kernel (Runner.ping): the least of them is
-# taken off a device-wide end. Before 2026-11-24 the threshold above was taken off instead; it
-# is 3-5x that latency, and a vector add left on a side stream was reported 45% faster than it ran.
-LATENCY_PINGS = 6
 SNAPSHOT_ONE_IN = 8
 # No honest kernel beats the measured ceilings by 25% (a read-only kernel can exceed the
 # read+write copy bandwidth by a few percent, not more).
@@ -163,7 +159,6 @@ class _Session:
         self.ref: Any = None
         self.overhead_ms = 0.0
         self.sync_gap_ms = SYNC_GAP_MIN_MS
-        self.sync_latency_ms = 0.0  # counts a device-wide end in full until calibrated
         self.deadline = time.monotonic() + problem.limits.total_s
         self.first_call = True
         self.timed_calls = 0
@@ -287,23 +282,13 @@ class _Session:
             self.runner.freeze()
             if isinstance(msg.get("ms"), float | int):
                 gaps.append(float(msg["ms"]))
-        # The host's least latency behind a real kernel (Runner.ping with a stand-in kernel):
-        # what a device-wide end has on top of the GPU's work, taken off it in call_times.
-        latencies = []
-        for _ in range(LATENCY_PINGS):
-            msg = self._request(5.0, "calibrating", op="ping", standin=True)
-            if isinstance(msg.get("latency"), float | int):
-                latencies.append(float(msg["latency"]))
         self.runner.thaw()
         self.overhead_ms = statistics.median(walls)
         if gaps:
             p75 = sorted(gaps)[(3 * len(gaps)) // 4]
             self.sync_gap_ms = min(SYNC_GAP_MAX_MS, max(SYNC_GAP_MIN_MS, p75 + SYNC_GAP_MARGIN_MS))
-        if latencies:
-            self.sync_latency_ms = max(0.0, min(min(latencies), self.sync_gap_ms))
         self.result.phases["clock_overhead_ms"] = round(self.overhead_ms, 4)
         self.result.phases["sync_gap_us"] = round(self.sync_gap_ms * 1e3, 1)
-        self.result.phases["sync_latency_us"] = round(self.sync_latency_ms * 1e3, 1)
 
     def _load(self, lib: str) -> None:
         t0 = time.monotonic()
@@ -605,9 +590,7 @@ class _Session:
                 len(ends) >= 3 and time.monotonic() - start > BENCH_BUDGET_S
             ):
                 break
-        times, device_end_calls, gap_ms = timing.call_times(
-            ends, self.sync_gap_ms, self.sync_latency_ms
-        )
+        times, device_end_calls, gap_ms = timing.call_times(ends, self.sync_gap_ms)
         with self._timed("clocks"):
             clocks_after = device.clocks()
         st = timing.stats(times)

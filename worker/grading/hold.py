@@ -30,7 +30,6 @@ import triton.language as tl
 
 WARPS = 16  # 512 threads per block
 TIMEOUT_NS = 2_000_000
-NEVER = 2**31 - 1  # a generation no release reaches (an i32, like every real one: no new compile)
 
 
 @triton.jit
@@ -92,12 +91,6 @@ class Hold:
         _hold[self.grid](
             self.flag, self.generation, TIMEOUT_NS, num_warps=WARPS, num_stages=1, maxnreg=32
         )
-
-    def spin(self, ns: int) -> None:
-        """A stand-in kernel on the current stream that busies one SM for ``ns`` nanoseconds:
-        the holding kernel, one block, waiting for a generation that never comes (the same
-        compiled kernel and launcher, so nothing is compiled for it)."""
-        _hold[(1,)](self.flag, NEVER, ns, num_warps=WARPS, num_stages=1, maxnreg=32)
 
     def release(self) -> None:
         torch = self.torch

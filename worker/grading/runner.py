@@ -23,8 +23,6 @@ from typing import Any
 
 from worker.grading import buffers, rules
 
-STANDIN_NS = 50_000  # the calibration's stand-in kernel (Runner.ping)
-
 
 class SubmissionError(Exception):
     def __init__(self, verdict: str, message: str) -> None:
@@ -74,7 +72,7 @@ class Runner:
 
             self.hold = Hold(torch)
 
-    def ping(self, standin: bool = False) -> None:
+    def ping(self) -> None:
         """A timed call with nothing in it, before any submission code exists: the referee
         calibrates its wall clock's overhead with it, and ``ms`` here is the host's latency in
         seeing the GPU idle and recording the device-wide end (see Runner.call), release of the
@@ -84,22 +82,11 @@ class Runner:
         ping, a vector add's median varied by 0.1-0.2% (CV) over 9 gradings. A ping around a
         50 us stand-in kernel measured only the host's part, less than a real call's gap (a
         CUDA submission's shim synchronizes too), more calls were timed by the device-wide
-        end, and the CV grew to 1.3-5%.
-
-        With ``standin``, the call is timed around that 50 us stand-in kernel instead, and
-        ``latency`` is the gap between its two ends: the host is already waiting in the
-        synchronize when the GPU goes idle, as in a real call, so the gap is the host's latency
-        alone (10-20 us on an H100, where the empty ping's gap runs to 50 us right after a
-        thaw). The referee takes the least of these off a device-wide end
-        (timing.call_times), so work on other streams is counted in full."""
-        ms = latency = None
+        end, and the CV grew to 1.3-5%."""
+        ms = None
         if self.device == "cuda":
-            if standin:
-                stream, device = self.hold.time_call(lambda: self.hold.spin(STANDIN_NS))
-                latency = device - stream
-            else:
-                _, ms = self.hold.time_call(lambda: None)
-        self.send(op="pong", ms=ms, latency=latency)
+            _, ms = self.hold.time_call(lambda: None)
+        self.send(op="pong", ms=ms)
 
     # -- loading ----------------------------------------------------------------------------
     def load(self, msg: dict[str, Any]) -> None:
@@ -293,7 +280,7 @@ def main() -> None:
         op = msg["op"]
         try:
             if op == "ping":
-                runner.ping(bool(msg.get("standin")))
+                runner.ping()
             elif op == "load":
                 filename = msg["path"]
                 runner.load(msg)

@@ -54,9 +54,7 @@ def converged(samples: list[float]) -> bool:
     return se_median / st.median <= TARGET_RSE
 
 
-def call_times(
-    ends: list[tuple[float, float]], gap_ms: float, latency_ms: float = 0.0
-) -> tuple[list[float], int, float]:
+def call_times(ends: list[tuple[float, float]], gap_ms: float) -> tuple[list[float], int, float]:
     """The times of a benchmark's calls from their two end events: (times, how many were set by
     the device-wide end, the median gap between the two ends).
 
@@ -68,14 +66,16 @@ def call_times(
     threshold calibrated before the submission was loaded), nothing outlasted the stream on a
     typical call and every call gets its stream time. Deciding call by call would let host
     noise time some honest calls by the device end: a mix whose median moved by several
-    percent from one grading to the next. Beyond it, each call gets the later of its stream
-    end and its device-wide end less ``latency_ms`` (the least host latency measured behind a
-    stand-in kernel, Runner.ping): work on other streams is counted in full, with at most the
-    host's noise on top. The threshold is the wrong thing to take off: it is generous on
-    purpose (3-5x the latency on an H100), and taking it off reported a vector add left on a
-    side stream 45% faster than it ran. What can escape is work outlasting the stream by less
-    than ``gap_ms`` minus the host's latency, or on fewer than half of the calls (which moves
-    no median)."""
+    percent from one grading to the next. Beyond it, each call gets its device-wide end in
+    full: work on other streams is counted, and so is the host's latency, the price of
+    leaving work on a stream ``solve`` did not join. Nothing smaller may be taken off. A
+    kernel on a side stream takes SMs as the holding kernel's blocks leave, up to 9.4 us
+    before the start event is recorded behind them (H100, CUPTI trace,
+    ``benchmarks/side_stream_timing.py``); taking off the host's least latency (10-12 us)
+    reported a vector add on a side stream at 105-109% of the copy ceiling, and taking off
+    the threshold (40-60 us) 45% faster than it ran. What can escape is work outlasting the
+    stream by less than ``gap_ms`` minus the host's latency, or on fewer than half of the
+    calls (which moves no median)."""
     if not ends:
         return [], 0, 0.0
     if any(device < stream for stream, device in ends):
@@ -83,14 +83,7 @@ def call_times(
     gap = statistics.median(device - stream for stream, device in ends)
     if gap <= gap_ms:
         return [stream for stream, _ in ends], 0, gap
-    times, late = [], 0
-    for stream, device in ends:
-        if device - latency_ms > stream:
-            times.append(device - latency_ms)
-            late += 1
-        else:
-            times.append(stream)
-    return times, late, gap
+    return [device for _, device in ends], len(ends), gap
 
 
 class L2Flusher:
