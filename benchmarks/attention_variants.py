@@ -22,7 +22,6 @@ flops) and the speed relative to SDPA.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import importlib.util
 import json
 import math
@@ -66,18 +65,12 @@ def _load_module(name: str, path: Path) -> Any:
 
 
 def load_cuda(source: Path, tmp: Path) -> Any:
-    """A CUDA solve() compiled with the judge's flags for this GPU (sm_90a on Hopper)."""
-    sys.path.insert(0, str(REPO))
-    from worker.grading import compilers
+    """A CUDA solve(q, k, v, o, b, h, s, d) compiled with the judge's flags for this GPU."""
+    from cuda_lib import load_solve
 
-    so = tmp / (source.stem + ".so")
-    cmd = ["nvcc", "-O3", "-std=c++17", *compilers.arch_flags(), "-shared", "-Xcompiler"]
     t0 = time.monotonic()
-    subprocess.run([*cmd, "-fPIC", "-o", str(so), str(source)], check=True)
+    lib = load_solve(source, tmp, pointers=4, ints=4)
     print(f"  compiled in {time.monotonic() - t0:.1f} s", flush=True)
-    lib = ctypes.CDLL(str(so))
-    lib.solve.argtypes = [ctypes.c_void_p] * 4 + [ctypes.c_int] * 4
-    lib.solve.restype = None
     return lib
 
 

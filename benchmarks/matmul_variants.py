@@ -32,7 +32,6 @@ a wrong product is reported as such.
 from __future__ import annotations
 
 import argparse
-import ctypes
 import importlib.util
 import statistics
 import subprocess
@@ -49,7 +48,9 @@ import triton.language as tl
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import compilers, timing  # noqa: E402
+from cuda_lib import load_solve  # noqa: E402
+
+from worker.grading import timing  # noqa: E402
 from worker.grading.hold import Hold  # noqa: E402
 
 SOLUTIONS = REPO / "problems" / "matmul" / "solutions" / "accepted"
@@ -185,13 +186,8 @@ def _tma_transposed_product(
 
 
 def load_cuda(source: Path, tmp: Path) -> Any:
-    """A CUDA solve() compiled with the judge's flags for this GPU (sm_90a on Hopper)."""
-    so = tmp / (source.stem + ".so")
-    cmd = ["nvcc", "-O3", "-std=c++17", *compilers.arch_flags(), "-shared", "-Xcompiler"]
-    subprocess.run([*cmd, "-fPIC", "-o", str(so), str(source)], check=True)
-    lib = ctypes.CDLL(str(so))
-    lib.solve.argtypes = [ctypes.c_void_p] * 3 + [ctypes.c_int] * 3
-    return lib
+    """A CUDA solve(a, b, c, m, n, k) compiled with the judge's flags for this GPU."""
+    return load_solve(source, tmp, pointers=3, ints=3)
 
 
 CUDA_SOURCES = [

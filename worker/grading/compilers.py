@@ -53,6 +53,12 @@ def arch_flags() -> list[str]:
     return [f"-arch=sm_{major}{minor}"]
 
 
+def nvcc_flags() -> list[str]:
+    """The flags every CUDA submission is compiled with (benchmarks/cuda_lib.py uses them too,
+    so a candidate kernel is timed as the judge would build it)."""
+    return ["-O3", "-std=c++17", "-lineinfo", *arch_flags(), "-Xcompiler", "-fPIC"]
+
+
 def nvcc_path() -> str | None:
     return shutil.which("nvcc") or (
         "/usr/local/cuda/bin/nvcc" if Path("/usr/local/cuda/bin/nvcc").exists() else None
@@ -69,7 +75,7 @@ def compile_cuda(
     (workdir / "kerneldojo_shim.cu").write_text(SHIM)
     lib = workdir / "solution.so"
     sw = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
-    common = [nvcc, "-O3", "-std=c++17", "-lineinfo", *arch_flags(), "-Xcompiler", "-fPIC"]
+    common = [nvcc, *nvcc_flags()]
     # Object first: the rules check reads what the learner's code itself imports, before the
     # static CUDA runtime (which uses dlopen itself) is linked in.
     steps = [
