@@ -70,7 +70,7 @@ def main() -> None:
             for _ in range(ns.calls):
                 flusher.flush()
                 torch.cuda.synchronize()
-                ends.append(hold.time_call(fn))
+                ends.append(hold.time_call(fn)[:2])
         events = sorted(
             (e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA),
             key=lambda e: e.time_range.start,

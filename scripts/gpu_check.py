@@ -167,7 +167,13 @@ def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], in
                 runs.append(res)
                 print(
                     f"{p.slug}/{s.path.name}: {res.verdict} {secs:.1f}s "
-                    + " ".join(f"{b.name}={b.median_ms:.4f}ms" for b in res.benchmark),
+                    + " ".join(
+                        f"{b.name}={b.median_ms:.4f}ms"
+                        f" (SM {b.clocks.get('sm_ghz_in_calls')} GHz in the calls,"
+                        f" {b.clocks.get('sm_ghz_before_calls')} before,"
+                        f" {b.clocks.get('clock_waits')} waits)"
+                        for b in res.benchmark
+                    ),
                     flush=True,
                 )
             if any(r.verdict != Verdict.ACCEPTED for r in runs):
@@ -205,7 +211,14 @@ def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], in
                         else "-",
                         "wall_ms": b.wall_median_ms,
                         "throttled": b.clocks.get("throttled"),
-                        "sm_mhz": (b.clocks.get("after") or {}).get("sm_mhz"),
+                        # The SM clock across the timed calls (hold.py), median, per grading,
+                        # and the calls that waited for the clock first (clock.py).
+                        "GHz_in_calls": " / ".join(
+                            str(r.benchmark[i].clocks.get("sm_ghz_in_calls")) for r in runs
+                        ),
+                        "clock_waits": sum(
+                            r.benchmark[i].clocks.get("clock_waits", 0) for r in runs
+                        ),
                     }
                 )
     return rows, bad
@@ -336,8 +349,16 @@ def main() -> None:
         "--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)"
     )
     ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "gpu-check")
+    ap.add_argument(
+        "--call-log", type=Path, help="write the referee's log of every timed call to this file"
+    )
     ns = ap.parse_args()
     logging.basicConfig(level=logging.WARNING)
+    if ns.call_log:
+        handler = logging.FileHandler(ns.call_log)
+        handler.setLevel(logging.DEBUG)
+        logging.getLogger("worker.grading.grader").addHandler(handler)
+        logging.getLogger("worker.grading.grader").setLevel(logging.DEBUG)
     phases = ns.phase or ["samples", "bench", "sandbox", "adversarial", "fidelity", "latency"]
     report = problems.load_all()
     for e in report.errors:
@@ -385,7 +406,8 @@ def main() -> None:
             "vs_torch",
             "wall_ms",
             "throttled",
-            "sm_mhz",
+            "GHz_in_calls",
+            "clock_waits",
         ],
         "sandbox": ["problem", "sample", "case", "sandbox_ms", "no_sandbox_ms", "diff_%"],
         "adversarial": ["submission", "class", "language", "expected", "got", "ok", "note"],

@@ -1,7 +1,8 @@
 """The torch baseline of a benchmark case: ``reference.baseline`` timed like a submission.
 
 Run by the referee (trusted code, its own process), with fresh inputs for every run, L2
-flushed before each, launched behind the holding kernel as a submission is, CUDA events on the
+flushed before each, the GPU's clock waited for (clock.py) and the call launched behind the
+holding kernel as a submission's is, CUDA events on the
 stream torch computes on (torch's own work stays on it), stopping at 0.5% relative standard error
 or a 4 s budget. Cached per GPU, torch version, problem and case, next to the
 speed-of-light ceilings, so a learner's grading pays for it once per GPU.
@@ -15,7 +16,7 @@ import statistics
 import time
 from typing import Any
 
-from worker.grading import problems, timing
+from worker.grading import clock, problems, timing
 from worker.grading.schema import Case, Problem
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,7 @@ def measure(problem: Problem, case: Case) -> float | None:
     torch.backends.cuda.matmul.allow_tf32 = True  # what the problems allow (TF32 for matmul)
     flusher = timing.L2Flusher.shared()
     hold = Hold.shared()
+    probe = clock.ClockProbe.shared()
     gen = torch.Generator(device="cuda")
     times: list[float] = []
     start = time.monotonic()
@@ -56,7 +58,8 @@ def measure(problem: Problem, case: Case) -> float | None:
                     args[a.name] = case.params[a.name]
             flusher.flush()
             torch.cuda.synchronize()
-            ms, _ = hold.time_call(lambda: fn(**args))  # noqa: B023 (called at once)
+            probe.settle()
+            ms = hold.time_call(lambda: fn(**args)).stream_ms  # noqa: B023 (called at once)
             if i >= 2:  # two warm-up runs
                 times.append(ms)
             if timing.converged(times) or (len(times) >= 3 and time.monotonic() - start > 4):

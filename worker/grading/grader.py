@@ -24,6 +24,7 @@ from worker.grading import (
     baseline,
     buffers,
     checker,
+    clock,
     compilers,
     device,
     problems,
@@ -49,14 +50,14 @@ RUNNER_START_S = 120.0
 BENCH_BUDGET_S = 2.5
 PING_COUNT = 12
 # The median gap between a call's stream end and its device-wide end that still counts as "nothing
-# outlasted the stream" (timing.call_times): the 75th percentile of the calibration pings
-# (Runner.ping, before the submission is loaded) plus a margin, kept within bounds. On an H100 the
-# median gap of an honest call was 14-30 us from one runner process to the next
-# (benchmarks/timer_noise.py); with a threshold below it (and a CUDA submission's shim
-# synchronizing inside the gap, since moved after the end event), honest calls were timed by the
-# device end, host noise included, and medians moved by 2-7% between gradings
-# (benchmarks/gpu-check/2026-11-23b-h100.md). The bound is also the most that
-# work on another stream can outlast solve's stream uncounted.
+# outlasted the stream" (timing.call_times, which adds a share of the call's stream time): the
+# 75th percentile of the calibration pings (Runner.ping, before the submission is loaded) plus a
+# margin, kept within bounds. On an H100 the median gap of an honest call was 14-30 us from one
+# runner process to the next (benchmarks/timer_noise.py); with a threshold below it (and a CUDA
+# submission's shim synchronizing inside the gap, since moved after the end event), honest calls
+# were timed by the device end, host noise included, and medians moved by 2-7% between gradings
+# (benchmarks/gpu-check/2026-11-23b-h100.md). The bound is also the most that work on another
+# stream can outlast solve's stream uncounted, with timing.GAP_SHARE_OF_STREAM.
 SYNC_GAP_MARGIN_MS = 0.010
 SYNC_GAP_MIN_MS = 0.040
 SYNC_GAP_MAX_MS = 0.060
@@ -69,6 +70,37 @@ SOL_GUARD = 0.8
 # it resolves forgeries of milliseconds, not of microseconds. Below that, SOL_GUARD bounds a lie.
 WALL_SLACK_MS = 2.0
 Progress = Callable[[dict[str, Any]], None]
+
+
+class _Settling:
+    """The clock waits of one benchmark case (clock.py): bounded by ``clock.CASE_WAIT_S``."""
+
+    def __init__(self) -> None:
+        self.waited_s = 0.0
+        self.waits = 0
+        self.slow = 0
+        self.readings: list[float] = []
+
+    def left(self) -> float:
+        return max(0.0, clock.CASE_WAIT_S - self.waited_s)
+
+    def add(self, s: clock.Settled) -> None:
+        self.readings.append(s.ghz)
+        self.waited_s += s.waited_s
+        self.waits += s.waited_s > 0
+        self.slow += not s.ok
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            # The referee's reading just before each timed call, its median.
+            "sm_ghz_before_calls": round(statistics.median(self.readings), 4)
+            if self.readings
+            else None,
+            "clock_waits": self.waits,
+            "clock_wait_s": round(self.waited_s, 3),
+            # Calls let go with the clock still low (the waits ran out): timed as they were.
+            "slow_clock_calls": self.slow,
+        }
 
 
 class Stop(Exception):
@@ -163,6 +195,7 @@ class _Session:
         self.first_call = True
         self.timed_calls = 0
         self.flusher: timing.L2Flusher | None = None
+        self.clock: clock.ClockProbe | None = None
         self.pool: RunnerPool | None = None
 
     # -- phases -----------------------------------------------------------------------------
@@ -272,6 +305,7 @@ class _Session:
 
         assert self.runner is not None
         self.flusher = timing.L2Flusher.shared()
+        self.clock = clock.ClockProbe.shared()
         walls, gaps = [], []
         for _ in range(PING_COUNT):
             self.flusher.flush()
@@ -491,8 +525,13 @@ class _Session:
         bufs: dict[str, buffers.SharedBuffer],
         case: Case,
         flusher: timing.L2Flusher | None,
-    ) -> tuple[tuple[float, float], float]:
-        """One checked call: ((stream-end ms, device-end ms) from the runner, referee's wall ms)."""
+        settle: _Settling | None = None,
+    ) -> tuple[tuple[float, float], float, float | None]:
+        """One checked call: (the runner's ends (``_ends``), referee's wall ms, the SM clock
+        across the call as the runner read it).
+
+        With ``settle``, the referee's own GPU work for the call done, the call waits for the
+        GPU's clock (clock.py) before it is let go."""
         import torch
 
         inputs, expected, scales = self._make_case(case)
@@ -500,6 +539,8 @@ class _Session:
         if flusher is not None:
             flusher.flush()
         torch.cuda.synchronize()
+        if settle is not None and self.clock is not None:
+            settle.add(self.clock.settle(min(clock.MAX_WAIT_S, settle.left())))
         assert self.runner is not None
         # The clock starts while the runner is still frozen and the call is already in its pipe:
         # nothing the submission does after the thaw escapes the referee's wall clock.
@@ -524,8 +565,11 @@ class _Session:
                 "completion (work finished outside the timed call)",
             )
         self.timed_calls += 1
+        log.debug("SM GHz across the call, least and most of the SMs: %s", msg.get("sm_ghz_range"))
+        ghz = msg.get("sm_ghz")
+        in_call = float(ghz) if isinstance(ghz, float) and 0.1 < ghz < 10 else None
         if self.timed_calls > 3 and secrets.randbelow(SNAPSHOT_ONE_IN) != 0:
-            return self._ends(msg), wall
+            return self._ends(msg), wall, in_call
         # The runner is frozen: outputs that still change now are written by GPU work it left
         # running. Waiting costs twice the call, so after the first calls it is done on a secret
         # random one in SNAPSHOT_ONE_IN: work left running on every call is caught all the same.
@@ -538,7 +582,7 @@ class _Session:
                     f"benchmark {case.name}: outputs kept changing after solve "
                     "returned (work left running outside the timed call)",
                 )
-        return self._ends(msg), wall
+        return self._ends(msg), wall, in_call
 
     @staticmethod
     def _ends(msg: dict[str, Any]) -> tuple[float, float]:
@@ -580,14 +624,27 @@ class _Session:
             clocks_before = device.clocks()
         ends: list[tuple[float, float]] = []
         walls: list[float] = []
+        in_call: list[float] = []
+        settling = _Settling()
         start = time.monotonic()
         while len(ends) < timing.MAX_RUNS:
-            pair, wall = self._timed_call(key, bufs, case, flusher)
+            pair, wall, ghz = self._timed_call(key, bufs, case, flusher, settling)
+            log.debug(
+                "%s: timed call %d: %.4f / %.4f ms, SM %s GHz in the call, %s GHz before",
+                case.name,
+                len(ends),
+                *pair,
+                ghz,
+                settling.readings[-1] if settling.readings else None,
+            )
             ends.append(pair)
             walls.append(wall)
-            # Stop on the stream's times: what an honest call reports (timing.call_times).
+            if ghz is not None:
+                in_call.append(ghz)
+            # Stop on the stream's times: what an honest call reports (timing.call_times). Time
+            # spent waiting for the clock is not taken from the case's budget.
             if timing.converged([e[0] for e in ends]) or (
-                len(ends) >= 3 and time.monotonic() - start > BENCH_BUDGET_S
+                len(ends) >= 3 and time.monotonic() - start - settling.waited_s > BENCH_BUDGET_S
             ):
                 break
         times, device_end_calls, gap_ms = timing.call_times(ends, self.sync_gap_ms)
@@ -623,6 +680,10 @@ class _Session:
             "before": clocks_before,
             "after": clocks_after,
             "throttled": bool(clocks_before.get("throttled") or clocks_after.get("throttled")),
+            **settling.summary(),
+            # What the runner read across its calls (hold.py): the kernel's own clock under its
+            # load, for the learner; untrusted, so nothing is decided on it.
+            "sm_ghz_in_calls": round(statistics.median(in_call), 4) if in_call else None,
         }
         return BenchResult(
             name=case.name,

@@ -85,7 +85,7 @@ class Runner:
         end, and the CV grew to 1.3-5%."""
         ms = None
         if self.device == "cuda":
-            _, ms = self.hold.time_call(lambda: None)
+            ms = self.hold.time_call(lambda: None).device_ms
         self.send(op="pong", ms=ms)
 
     # -- loading ----------------------------------------------------------------------------
@@ -129,17 +129,17 @@ class Runner:
             call_args = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
         else:
             call_args = args
-        ms = ms_sync = None
+        t = None
         if timed:
             # Held until solve has returned: the start event fires when the queued work can
             # begin, not when the host begins to launch it (see hold.py). Two ends: solve's
             # stream (the kernel's own time, to the microsecond) and after a device-wide
-            # synchronize (after work on any other stream too, plus the host's 15-40 us of
+            # synchronize (after work on any other stream too, plus the host's latency in
             # noticing the idle GPU, which the ping calibrates); the referee combines them
             # (timing.call_times). A CUDA submission's own errors are collected after both
             # (_synchronize): its shim synchronizes once more, which inside the gap made an
             # honest CUDA call's gap longer than any ping's.
-            ms, ms_sync = self.hold.time_call(lambda: self._invoke(call_args))
+            t = self.hold.time_call(lambda: self._invoke(call_args))
             self._synchronize()
         else:
             # Host side first: a Triton kernel's JIT happens here, so the referee can give it
@@ -147,7 +147,16 @@ class Runner:
             self._invoke(call_args)
             self.send(op="launched")
             self._synchronize()
-        self.send(op="done", ms=ms, ms_sync=ms_sync)
+        if t is None:
+            self.send(op="done")
+        else:
+            self.send(
+                op="done",
+                ms=t.stream_ms,
+                ms_sync=t.device_ms,
+                sm_ghz=t.sm_ghz,
+                sm_ghz_range=t.sm_ghz_range,
+            )
 
     def _invoke(self, call_args: list[Any]) -> None:
         if self.language == "cuda":

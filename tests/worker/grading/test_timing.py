@@ -14,6 +14,23 @@ def test_one_stream_calls_get_their_stream_times_even_when_the_host_is_slow() ->
     assert gap == pytest.approx(0.018)
 
 
+def test_long_calls_get_their_stream_times_though_the_host_saw_their_end_later() -> None:
+    # H100, 2026-11-24 (benchmarks/gpu-check/2026-11-24b-h100.md): after a 2.6 ms attention
+    # kernel the host saw the idle GPU 30-3700 us late, median 91 us in the worst grading
+    gaps = (0.093, 0.048, 0.130, 0.085, 0.088, 0.094, 0.074, 0.107, 1.358, 0.047)
+    ends = [(2.63, 2.63 + g) for g in gaps]
+    times, late, _ = timing.call_times(ends, gap_ms=0.040)
+    assert late == 0
+    assert times == [2.63] * len(gaps)
+
+
+def test_a_long_call_leaving_a_tenth_of_its_work_on_a_side_stream_is_counted() -> None:
+    ends = [(2.4, 2.4 + 0.26 + 0.015)] * 7
+    times, late, _ = timing.call_times(ends, gap_ms=0.040)
+    assert late == 7
+    assert times == [pytest.approx(2.675)] * 7
+
+
 def test_work_outlasting_the_stream_on_most_calls_is_counted_in_full() -> None:
     # a side stream kept the GPU busy 100 us after solve's stream ended, on every call; the
     # host took 15 us to see it idle: that latency is counted too
@@ -89,3 +106,21 @@ def test_the_referee_takes_both_ends_of_an_honest_call() -> None:
     from worker.grading.grader import _Session
 
     assert _Session._ends({"op": "done", "ms": 0.13, "ms_sync": 0.15}) == (0.13, 0.15)
+
+
+def test_the_clock_of_each_sm_is_read_from_its_own_two_stamps() -> None:
+    from worker.grading.hold import SLOTS, sm_ghz
+
+    gen = 7
+    rows = [[0] * SLOTS for _ in range(6)]  # start: gen, ns, cycles; end: gen, ns, cycles
+    # SM 0: 1.8 GHz over 2 ms; SM 3: 1.98 GHz over 1 ms; SM 5: a stale end stamp
+    for sm, (ns0, c0, ns1, c1, gen1) in {
+        0: (1_000, 10_000, 2_001_000, 3_610_000, gen),
+        3: (5_000, 0, 1_005_000, 1_980_000, gen),
+        5: (5_000, 0, 1_005_000, 1_980_000, gen - 1),
+    }.items():
+        rows[0][sm], rows[1][sm], rows[2][sm] = gen, ns0, c0
+        rows[3][sm], rows[4][sm], rows[5][sm] = gen1, ns1, c1
+    got = sm_ghz([v for row in rows for v in row], gen)
+    assert got == [pytest.approx(1.8), pytest.approx(1.98)]
+    assert sm_ghz([v for row in rows for v in row], gen + 1) == []
