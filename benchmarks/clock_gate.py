@@ -43,15 +43,16 @@ sys.path.insert(0, str(REPO))
 
 from worker.grading import device, problems, schema, timing  # noqa: E402
 from worker.grading.clock import ClockProbe  # noqa: E402
-from worker.grading.hold import Hold  # noqa: E402
+from worker.grading.hold import Hold, _globaltimer  # noqa: E402
 
 
 @triton.jit
-def _spin(out_ptr, ns):  # type: ignore[no-untyped-def]
-    t0 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], tl.int64, False, 1)
+def spin(out_ptr, ns):  # type: ignore[no-untyped-def]
+    """Each block spins ``ns`` nanoseconds of the global timer (also used by sync_latency.py)."""
+    t0 = _globaltimer()
     t1 = t0
     while t1 - t0 < ns:
-        t1 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], tl.int64, False, 1)
+        t1 = _globaltimer()
     tl.store(out_ptr + tl.program_id(0), t1 - t0)
 
 
@@ -72,7 +73,7 @@ def noise(hold: Hold, calls: int) -> list[dict[str, Any]]:
     for us in (50, 200, 1000, 3000):
         ghz, ms = [], []
         for _ in range(calls):
-            t = hold.time_call(lambda: _spin[(4 * sms,)](out, us * 1000))  # noqa: B023
+            t = hold.time_call(lambda: spin[(4 * sms,)](out, us * 1000))  # noqa: B023
             ms.append(t.stream_ms)
             if t.sm_ghz is not None:
                 ghz.append(t.sm_ghz)

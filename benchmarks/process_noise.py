@@ -10,9 +10,9 @@ This script separates the two candidates, without the judge: each of ``--procs``
 processes allocates ``--sets`` sets of inputs for the flash-attention Triton editorial at
 b=16 h=16 s=4096 d=64 (fp16) and times the editorial on each set (``Hold.time_call``, L2 flushed,
 median of ``--calls``), then once more on the first set, and reads the SM clock right after
-each call (SM cycles over global-timer nanoseconds in a 100 us spin). A spread across the sets of one process
-points at the memory the buffers got; a spread across processes with the sets of each process
-alike points at the process (its context, its virtual addresses, its compiled kernel's place).
+each call (``worker/grading/clock.py``: SM cycles over global-timer nanoseconds in a 50 us
+spin). A spread across the sets of one process points at the memory the buffers got; a spread
+across processes with the sets of each process alike points at the process (its context, its virtual addresses, its compiled kernel's place).
 """
 
 from __future__ import annotations
@@ -26,24 +26,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import triton
-import triton.language as tl
-
 REPO = Path(__file__).resolve().parents[1]
 EDITORIAL = REPO / "problems" / "flash-attention" / "solutions" / "accepted" / "triton_fast.py"
 B, H, S, D = 16, 16, 4096, 64
-
-
-@triton.jit
-def _sm_clock(out_ptr, ns):  # type: ignore[no-untyped-def]
-    # SM cycles per nanosecond of the global timer over ``ns``: the clock the SM ran at
-    t0 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], tl.int64, False, 1)
-    c0 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], tl.int64, False, 1)
-    t1 = t0
-    while t1 - t0 < ns:
-        t1 = tl.inline_asm_elementwise("mov.u64 $0, %globaltimer;", "=l", [], tl.int64, False, 1)
-    c1 = tl.inline_asm_elementwise("mov.u64 $0, %clock64;", "=l", [], tl.int64, False, 1)
-    tl.store(out_ptr, (c1 - c0).to(tl.float64) / (t1 - t0).to(tl.float64))
 
 
 def child(sets: int, calls: int) -> dict[str, Any]:
@@ -51,6 +36,7 @@ def child(sets: int, calls: int) -> dict[str, Any]:
 
     sys.path.insert(0, str(REPO))
     from worker.grading import timing
+    from worker.grading.clock import ClockProbe
     from worker.grading.hold import Hold
 
     spec = importlib.util.spec_from_file_location("editorial", EDITORIAL)
@@ -66,7 +52,7 @@ def child(sets: int, calls: int) -> dict[str, Any]:
         mod.solve(q, k, v, o, B, H, S, D)  # compile and warm up on every set
     torch.cuda.synchronize()
 
-    ghz = torch.zeros(1, dtype=torch.float64, device="cuda")
+    probe = ClockProbe.shared()
 
     def median(i: int) -> tuple[float, float]:
         q, k, v, o = bufs[i]
@@ -75,8 +61,7 @@ def child(sets: int, calls: int) -> dict[str, Any]:
             flusher.flush()
             torch.cuda.synchronize()
             times.append(hold.time_call(lambda: mod.solve(q, k, v, o, B, H, S, D))[0])
-            _sm_clock[(1,)](ghz, 100_000)  # right after the call: the clock it left the SM at
-            clocks.append(ghz.item())
+            clocks.append(probe.read())  # right after the call: the clock it left the SM at
         return statistics.median(times), statistics.median(clocks)
 
     res = [median(i) for i in range(sets)] + [median(0)]
