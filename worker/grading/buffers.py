@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-_TYPESTR = {"float32": "<f4", "float16": "<f2", "bfloat16": "<V2", "int32": "<i4"}
-_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4}
+from worker.grading import guards
+
+_TYPESTR = {"float32": "<f4", "float16": "<f2", "bfloat16": "<V2", "int32": "<i4", "uint8": "|u1"}
+_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "uint8": 1}
 
 
 class CudaError(RuntimeError):
@@ -84,10 +86,15 @@ def _nbytes(shape: tuple[int, ...], dtype: str) -> int:
 
 @dataclass
 class SharedBuffer:
-    """One tensor argument; ``tensor`` is the referee's view, ``descriptor()`` the runner's."""
+    """One tensor argument; ``tensor`` is the referee's view, ``descriptor()`` the runner's.
+
+    The argument sits between two guard regions of the same allocation (guards.py):
+    ``front`` and ``back`` are the referee's byte views of them."""
 
     tensor: Any
     desc: dict[str, Any]
+    front: Any = None
+    back: Any = None
     _ptr: int = 0
     _mmap: Any = None
     kept: bool = False  # one of the referee's benchmark buffers, reused by every grading
@@ -101,11 +108,10 @@ class SharedBuffer:
         self._free()
 
     def _free(self) -> None:
+        self.tensor = self.front = self.back = None
         if self._mmap is not None:
-            self.tensor = None
             self._mmap = None  # unmapped once the last view is gone
         if self._ptr:
-            self.tensor = None
             libcuda().cuMemFree_v2(self._ptr)
             self._ptr = 0
 
@@ -113,32 +119,47 @@ class SharedBuffer:
 def create(
     shape: tuple[int, ...], dtype: str, device: str, folder: Path, name: str
 ) -> SharedBuffer:
+    """A shared buffer for one argument, with a guard region on each side (guards.py)."""
     import torch
 
     nbytes = _nbytes(shape, dtype)
+    guard = guards.guard_bytes(shape, _ITEMSIZE[dtype])
+    total = 2 * guard + -(-nbytes // guards.ALIGN) * guards.ALIGN
     if device == "cpu":
         # A fresh, unguessable name created exclusively and never followed through a link: the
         # folder is writable by the submission, and the referee may run as root.
         path = folder / f"{name}-{secrets.token_hex(8)}.buf"
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
         try:
-            os.ftruncate(fd, nbytes)
+            os.ftruncate(fd, total)
             os.fchmod(fd, 0o666)
-            mm = mmap.mmap(fd, nbytes, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+            mm = mmap.mmap(fd, total, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
         finally:
             os.close(fd)
-        numel = math.prod(shape)
-        t = torch.frombuffer(mm, dtype=_torch_dtype(dtype), count=numel).view(shape)
-        desc = {"kind": "file", "path": path.name, "shape": list(shape), "dtype": dtype}
-        return SharedBuffer(t, desc, _mmap=mm)
-    lib = libcuda()
-    ptr = ctypes.c_uint64()
-    _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), nbytes), "cuMemAlloc")
-    handle = _IpcHandle()
-    _check(lib.cuIpcGetMemHandle(ctypes.byref(handle), ptr.value), "cuIpcGetMemHandle")
-    t = _wrap_cuda(ptr.value, shape, dtype)
-    desc = {"kind": "cuda_ipc", "handle": bytes(handle).hex(), "shape": list(shape), "dtype": dtype}
-    return SharedBuffer(t, desc, ptr.value)
+        whole = torch.frombuffer(mm, dtype=torch.uint8, count=total)
+        t = _view(whole, guard, shape, dtype)
+        desc = {"kind": "file", "path": path.name, "offset": guard, "total": total}
+        buf = SharedBuffer(t, desc, _mmap=mm)
+    else:
+        lib = libcuda()
+        ptr = ctypes.c_uint64()
+        _check(lib.cuMemAlloc_v2(ctypes.byref(ptr), total), "cuMemAlloc")
+        handle = _IpcHandle()
+        _check(lib.cuIpcGetMemHandle(ctypes.byref(handle), ptr.value), "cuIpcGetMemHandle")
+        whole = _wrap_cuda(ptr.value, (total,), "uint8")
+        t = _view(whole, guard, shape, dtype)
+        desc = {"kind": "cuda_ipc", "handle": bytes(handle).hex(), "offset": guard}
+        buf = SharedBuffer(t, desc, _ptr=ptr.value)
+    desc.update(shape=list(shape), dtype=dtype)
+    buf.front = whole[:guard]
+    buf.back = whole[guard + nbytes : 2 * guard + nbytes]
+    return buf
+
+
+def _view(whole: Any, offset: int, shape: tuple[int, ...], dtype: str) -> Any:
+    """The argument's typed view at ``offset`` bytes into a byte tensor of the allocation."""
+    n = math.prod(shape) * _ITEMSIZE[dtype]
+    return whole[offset : offset + n].view(_torch_dtype(dtype)).view(shape)
 
 
 # Benchmark buffers outlive a grading. A fresh cuMemAlloc lands on different physical memory
@@ -180,21 +201,30 @@ def _wrap_cuda(ptr: int, shape: tuple[int, ...], dtype: str) -> Any:
 
 
 def open_descriptor(desc: dict[str, Any], folder: Path) -> tuple[Any, int]:
-    """In the runner: a tensor over a buffer the referee shared; returns (tensor, ipc_ptr)."""
+    """In the runner: a tensor over a buffer the referee shared; returns (tensor, ipc_ptr).
+
+    The whole allocation is mapped, guards included (guards.py), so a store past the end of
+    the argument lands in a guard instead of faulting or landing in unrelated memory."""
     import torch
 
     shape = tuple(desc["shape"])
+    offset = int(desc.get("offset", 0))
     if desc["kind"] == "file":
-        numel = math.prod(shape)
-        t = torch.from_file(
-            str(folder / desc["path"]), shared=True, size=numel, dtype=_torch_dtype(desc["dtype"])
-        )
-        return t.view(shape), 0
+        fd = os.open(folder / desc["path"], os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            total = int(desc.get("total") or os.fstat(fd).st_size)
+            mm = mmap.mmap(fd, total, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        finally:
+            os.close(fd)
+        whole = torch.frombuffer(mm, dtype=torch.uint8, count=total)
+        return _view(whole, offset, shape, desc["dtype"]), 0
     lib = libcuda()
     ptr = ctypes.c_uint64()
     handle = _IpcHandle.from_buffer_copy(bytes.fromhex(desc["handle"]))
     _check(lib.cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle, 1), "cuIpcOpenMemHandle")
-    return _wrap_cuda(ptr.value, shape, desc["dtype"]), ptr.value
+    n = math.prod(shape) * _ITEMSIZE[desc["dtype"]]
+    whole = _wrap_cuda(ptr.value, (offset + n,), "uint8")
+    return _view(whole, offset, shape, desc["dtype"]), ptr.value
 
 
 def close_mapping(ptr: int) -> None:

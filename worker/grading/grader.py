@@ -27,6 +27,7 @@ from worker.grading import (
     clock,
     compilers,
     device,
+    guards,
     problems,
     timing,
     tritoncache,
@@ -197,6 +198,7 @@ class _Session:
         self.flusher: timing.L2Flusher | None = None
         self.clock: clock.ClockProbe | None = None
         self.pool: RunnerPool | None = None
+        self.pattern = guards.Pattern(dev)
 
     # -- phases -----------------------------------------------------------------------------
     def run(self) -> GradeResult:
@@ -404,6 +406,26 @@ class _Session:
             elif a.role == "output":
                 t = bufs[a.name].tensor
                 t.fill_(float("nan") if t.is_floating_point() else -(2**31) + 7)
+        self.pattern.fill(self._guarded(bufs))
+
+    def _guarded(self, bufs: dict[str, buffers.SharedBuffer]) -> list[guards.Guarded]:
+        return [
+            guards.Guarded(
+                a.name,
+                a.role,
+                tuple(bufs[a.name].tensor.shape),
+                a.shape,
+                bufs[a.name].tensor.element_size(),
+                bufs[a.name].front,
+                bufs[a.name].back,
+            )
+            for a in self.problem.args
+            if a.is_tensor
+        ]
+
+    def _check_guards(self, bufs: dict[str, buffers.SharedBuffer]) -> str | None:
+        """A learner's message if the call wrote into any buffer's guard (guards.py)."""
+        return self.pattern.check(self._guarded(bufs))
 
     def _check(
         self,
@@ -471,7 +493,10 @@ class _Session:
                 self._sync()
                 self._call(key, timed=False)
                 with self._timed("tests_check"):
-                    ok, message, err = self._check(bufs, expected, scales)
+                    wrote = self._check_guards(bufs)
+                    ok, message, err = (
+                        (False, wrote, 0.0) if wrote else self._check(bufs, expected, scales)
+                    )
             except BaseException:
                 self._release(key, bufs, unbind=False)
                 raise
@@ -552,6 +577,9 @@ class _Session:
         # work finished (a forged message, work left on another stream) shows as poison here.
         probes = self._probe(bufs, expected)
         snapshot = {a.name: bufs[a.name].tensor.clone() for a in self.problem.outputs}
+        wrote = self._check_guards(bufs)
+        if wrote:
+            raise Stop(Verdict.WRONG_ANSWER, f"benchmark {case.name}: {wrote}")
         ok, message, _ = self._check(bufs, expected, scales)
         if not ok:
             raise Stop(
