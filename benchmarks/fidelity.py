@@ -65,10 +65,10 @@ def main() -> None:
             geo[s.path.name] = math.exp(statistics.fmean(math.log(m) for m in meds))
             for b in res.benchmark:
                 clocks.append({"sample": s.path.name, "case": b.name, "round": r, **b.clocks})
-            dev_end = [b.device_end_calls for b in res.benchmark]
-            gap = res.phases.get("sync_gap_us")
+            referee = [b.referee_calls for b in res.benchmark]
+            gap = res.phases.get("gate_overhead_us")
             print(
-                f"round {r} {s.path.name}: {meds} device-end calls {dev_end} gap {gap} us",
+                f"round {r} {s.path.name}: {meds} referee-timed calls {referee} gate {gap} us",
                 flush=True,
             )
         rankings.append(sorted(geo, key=geo.__getitem__))

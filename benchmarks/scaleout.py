@@ -88,7 +88,7 @@ def _worker(
                 "start": t0,
                 "end": time.time(),
                 "median_ms": [b.median_ms for b in res.benchmark],
-                "device_end_calls": [b.device_end_calls for b in res.benchmark],
+                "referee_calls": [b.referee_calls for b in res.benchmark],
                 "sandbox_start_s": res.phases.get("sandbox_start", 0.0),
             }
         )

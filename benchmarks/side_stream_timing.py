@@ -10,7 +10,7 @@ For each call it prints the medians of the stream end and the device-wide end (a
 host's synchronize), and from a CUPTI trace (torch.profiler) of the same calls: the add
 kernel's own duration, and how long before the holding kernel's end the add kernel began
 (a side-stream kernel may take SMs as the holding kernel's blocks leave, before the start
-event is recorded behind it). This is what timing.call_times has to bound.
+event is recorded behind it). This is what timing.call_times had to bound (before the referee's gate, gate.py).
 """
 
 from __future__ import annotations

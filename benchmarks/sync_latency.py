@@ -5,7 +5,7 @@
 
 A timed call in the judge has two ends (``worker/grading/hold.py``): its stream's end event and,
 after a device-wide synchronize, a second end event. The referee decides from the difference
-whether work outlasted the stream (``timing.call_times``), so an honest call's difference must
+whether work outlasted the stream (timing.call_times, replaced on 2026-11-25 by the referee's gate: gate.py), so an honest call's difference must
 be small and must not grow with the call. For each scheduling mode of the CUDA context (the
 default "auto", and "spin", set with ``cuDevicePrimaryCtxSetFlags`` before the context exists,
 each in a fresh process) and for calls of 0, 150 us and 2.6 ms (a spinning kernel), it prints:

@@ -13,7 +13,14 @@ its threat class (THREATS.md), and the expected outcome on each device:
   miss, and the judge must count it;
 * ``truthful``: not accepted, or ``accepted_timed`` (an attack that depends on a race may
   not fire in a given grading; then it computes honestly and must get an honest time);
+* ``timed_honest``: accepted, and every benchmark median no more than 2% (or 5 us, whichever
+  is larger) below that of the honest sample the entry is built on (``Entry.base``), graded in
+  the same run: the submission lies about its time, and the referee's own clock must not;
 * ``None``: not meaningful on that device (not graded there).
+
+``base`` names an honest accepted sample (a path in the repository) that the entry's file is
+prepended to, so an attack on the harness rides on a real kernel; ``message`` is text the
+result's message must contain (e.g. which buffer was written out of bounds).
 
 Some entries also name host-side ``checks`` run after grading (no secret in the result, no
 process left behind, no file written outside the sandbox, the host canary untouched...).
@@ -71,16 +78,8 @@ CLASSES = {
     "resources": 9,
     "escape": 10,
     "faults": 11,
+    "careless": 12,
 }
-
-
-def _root_worker(_device: str) -> str | None:
-    if os.geteuid() == 0:
-        return (
-            "the worker runs as root: bwrap's user namespace maps root onto the sandbox uid, "
-            "so root-owned host files under the read-only /etc are readable in the sandbox"
-        )
-    return None
 
 
 def _cpu_only(reason: str) -> Callable[[str], str | None]:
@@ -101,6 +100,8 @@ class Entry:
     cases: tuple[str, ...] | None = None  # CPU test cases by name (repeats allowed)
     checks: tuple[str, ...] = ()
     limits: dict[str, Any] = field(default_factory=dict)  # overrides, on every device
+    base: str | None = None  # an honest sample (repo path) this file is prepended to
+    message: str = ""  # text the result's message must contain
     hole: Callable[[str], str | None] | None = None
 
     @property
@@ -110,6 +111,10 @@ class Entry:
     @property
     def language(self) -> str:
         return "cuda" if self.path.endswith(".cu") else "triton"
+
+    def source(self) -> str:
+        own = (SUBMISSIONS / self.path).read_text()
+        return own if self.base is None else own + "\n" + (REPO / self.base).read_text()
 
     def expected(self, device: str) -> str | None:
         return self.cpu if device == "cpu" else self.gpu
@@ -186,6 +191,55 @@ CATALOG: list[Entry] = [
         "accepted",
         "rejected",
         "torch.cuda.Event.elapsed_time patched to 0.0001 ms: wall-clock cross-check",
+    ),
+    E(
+        "forgery/scale_timer_06.py",
+        "vector-add",
+        "accepted",
+        "timed_honest",
+        "elapsed_time scaled by 0.6 on a 130 us vector add: the referee's floor (gate.py)",
+        base="problems/vector-add/solutions/accepted/triton_fast.py",
+    ),
+    E(
+        "forgery/scale_timer_09.py",
+        "vector-add",
+        "accepted",
+        "timed_honest",
+        "elapsed_time scaled by 0.9 on a 130 us vector add",
+        base="problems/vector-add/solutions/accepted/triton_fast.py",
+    ),
+    E(
+        "forgery/scale_timer_06.py",
+        "matmul",
+        None,
+        "timed_honest",
+        "elapsed_time scaled by 0.6 on a 4096^3 matmul",
+        base="problems/matmul/solutions/accepted/triton_fast.py",
+    ),
+    E(
+        "forgery/scale_timer_09.py",
+        "flash-attention",
+        None,
+        "timed_honest",
+        "elapsed_time scaled by 0.9 on flash-attention d64/d128",
+        base="problems/flash-attention/solutions/accepted/triton_fast.py",
+    ),
+    E(
+        "forgery/got_timer_06.cu",
+        "matmul",
+        None,
+        "timed_honest",
+        "GOT slots of cudaEventElapsedTime rewritten by a constructor (dl_iterate_phdr, "
+        "mprotect): 0.6 of the truth",
+        base="problems/matmul/solutions/accepted/cuda_fast.cu",
+    ),
+    E(
+        "forgery/got_timer_06.cu",
+        "vector-add",
+        "not_run",
+        "timed_honest",
+        "the same GOT rewrite on a 130 us CUDA vector add",
+        base="problems/vector-add/solutions/accepted/cuda_fast.cu",
     ),
     E(
         "forgery/fake_done_late.py",
@@ -506,7 +560,6 @@ CATALOG: list[Entry] = [
         "accepted_truthful",
         "accepted_truthful",
         "/etc/shadow, ssh host keys, the worker's home, the problems folder",
-        hole=_root_worker,
     ),
     E(
         "escape/poison_triton_cache.py",
@@ -540,7 +593,6 @@ CATALOG: list[Entry] = [
         "compile_error",
         "#include </etc/shadow>: its lines quoted in the compiler's errors",
         checks=("no_shadow_text",),
-        hole=_root_worker,
     ),
     # 11. faults -------------------------------------------------------------------------------
     E(
@@ -570,6 +622,41 @@ CATALOG: list[Entry] = [
     E("faults/illegal_address.cu", "vector-add", None, "runtime_error", "wild device store"),
     E("faults/device_trap.cu", "vector-add", None, "runtime_error", "__trap()"),
     E("faults/host_segfault.cu", "vector-add", None, "runtime_error", "host null write in solve"),
+    # 12. careless memory bugs ------------------------------------------------------------------
+    E(
+        "careless/oob_after.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "no tail mask: stores past the end of c (guards.py)",
+        message="c: wrote past the end, at c[n",
+        cases=("n = 3", "n = 1025"),
+    ),
+    E(
+        "careless/oob_before.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "a shifted store writes c[-1]",
+        message="c: wrote before the start, at c[-1]",
+        cases=("n = 3", "n = 1025"),
+    ),
+    E(
+        "careless/oob_after.cu",
+        "vector-add",
+        "not_run",
+        "wrong_answer",
+        "no if (i < n): the last block writes past the end of c",
+        message="c: wrote past the end, at c[n",
+    ),
+    E(
+        "careless/oob_before.cu",
+        "vector-add",
+        "not_run",
+        "wrong_answer",
+        "thread 0 writes c[-1]",
+        message="c: wrote before the start, at c[-1]",
+    ),
 ]
 
 DEFAULT_CPU_CASES = {"vector-add": VA_FEW}
@@ -750,6 +837,8 @@ def matches(expected: str, verdict: str, benchmark: list[dict[str, Any]] | None 
         return verdict == "accepted"
     if expected == "accepted_timed":
         return verdict == "accepted" and timed
+    if expected == "timed_honest":  # the comparison with the honest base: grade_entry
+        return verdict == "accepted"
     if expected == "truthful":
         return verdict != "accepted" or timed
     return verdict in expected.split("|")
@@ -809,7 +898,7 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
     if "canary" in entry.checks:
         _prepare_canary()
     problem = cut_problem(problems.resolve(entry.problem), entry, device)
-    source = (SUBMISSIONS / entry.path).read_text()
+    source = entry.source()
     t0 = time.monotonic()
     res = grader.grade(
         problem, source, entry.language, device=device, mode="submit", pool=_pool(device)
@@ -821,6 +910,13 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
     issues = run_checks(entry, res, ctx)
     bench = list(res.get("benchmark") or [])
     ok = expected is not None and matches(expected, verdict, bench) and not issues
+    if ok and verdict != "not_run" and entry.message not in str(res.get("message", "")):
+        ok, issues = False, [f"message lacks {entry.message!r}"]
+    honest_ms: list[float] = []
+    if ok and expected == "timed_honest" and entry.base:
+        honest_ms = _honest_medians(entry, device)
+        ok, why = timed_like(bench, honest_ms)
+        issues += [why] if why else []
     hole = entry.hole(device) if entry.hole else None
     note = entry.note
     if issues:
@@ -847,7 +943,46 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
         "seconds": round(seconds, 1),
         "message": str(res.get("message", ""))[:300],
         "sol_pct": [b.get("sol_pct") for b in bench],
+        "median_ms": [b.get("median_ms") for b in bench],
+        "honest_ms": honest_ms,
+        "referee_calls": [b.get("referee_calls") for b in bench],
     }
+
+
+_HONEST: dict[tuple[str, str, str], list[float]] = {}
+# How far below the honest kernel's median a forged timer may bring the reported one.
+FORGED_SHARE, FORGED_MS = 0.02, 0.005
+
+
+def _honest_medians(entry: Entry, device: str) -> list[float]:
+    """The benchmark medians of the entry's honest base sample, graded once per run."""
+    from worker.grading import grader, problems
+
+    assert entry.base is not None
+    key = (entry.base, entry.problem, device)
+    if key not in _HONEST:
+        problem = cut_problem(problems.resolve(entry.problem), entry, device)
+        res = grader.grade(
+            problem,
+            (REPO / entry.base).read_text(),
+            entry.language,
+            device=device,
+            mode="submit",
+            pool=_pool(device),
+        )
+        _HONEST[key] = [b.median_ms for b in res.benchmark]
+    return _HONEST[key]
+
+
+def timed_like(bench: list[dict[str, Any]], honest_ms: list[float]) -> tuple[bool, str]:
+    """Whether no benchmark median is more than 2% (or 5 us) below the honest one."""
+    if len(bench) != len(honest_ms):
+        return False, f"{len(bench)} benchmark results, {len(honest_ms)} honest ones"
+    for b, h in zip(bench, honest_ms, strict=True):
+        got = float(b.get("median_ms") or 0)
+        if got < h - max(FORGED_SHARE * h, FORGED_MS):
+            return False, f"{b.get('name')}: {got:.4f} ms reported, honest {h:.4f} ms"
+    return True, ""
 
 
 def entries_for(device: str) -> list[Entry]:

@@ -137,10 +137,10 @@ def test_submission_page_says_when_other_streams_were_counted(
     sid = r.json()["id"]
     attempt = submissions.claim(engine, sid, "w", 60)
     assert attempt
-    bench = dict(GPU_RESULT["benchmark"][0], device_end_calls=180, device_gap_us=112.4)
+    bench = dict(GPU_RESULT["benchmark"][0], referee_calls=180, referee_gap_us=112.4)
     submissions.record(engine, sid, attempt, dict(GPU_RESULT, benchmark=[bench]))
     page = client.get(f"/submissions/{sid}").text
-    assert "by 112 µs, median" in page and "180 of 200 calls were timed" in page
+    assert "by 112 µs, median" in page and "180 of 200 calls were timed by the judge" in page
 
 
 def test_leaderboards_profile_tokens_and_admin_pages(client: TestClient, engine: Engine) -> None:

@@ -27,6 +27,7 @@ from worker.grading import (
     clock,
     compilers,
     device,
+    gate,
     guards,
     problems,
     timing,
@@ -50,18 +51,11 @@ MAX_SOURCE_BYTES = 256 << 10
 RUNNER_START_S = 120.0
 BENCH_BUDGET_S = 2.5
 PING_COUNT = 12
-# The median gap between a call's stream end and its device-wide end that still counts as "nothing
-# outlasted the stream" (timing.call_times, which adds a share of the call's stream time): the
-# 75th percentile of the calibration pings (Runner.ping, before the submission is loaded) plus a
-# margin, kept within bounds. On an H100 the median gap of an honest call was 14-30 us from one
-# runner process to the next (benchmarks/timer_noise.py); with a threshold below it (and a CUDA
-# submission's shim synchronizing inside the gap, since moved after the end event), honest calls
-# were timed by the device end, host noise included, and medians moved by 2-7% between gradings
-# (benchmarks/gpu-check/2026-11-23b-h100.md). The bound is also the most that work on another
-# stream can outlast solve's stream uncounted, with timing.GAP_SHARE_OF_STREAM.
-SYNC_GAP_MARGIN_MS = 0.010
-SYNC_GAP_MIN_MS = 0.040
-SYNC_GAP_MAX_MS = 0.060
+# The host time from the thaw of the runner to its "launched" (gate.py) that is not counted
+# beyond the calibrated pings': a submission can run GPU work on a stream it did not gate while
+# it delays "launched", so longer launches are added to the referee's floor. An honest Triton
+# or CUDA launch takes tens of microseconds of host time.
+LAUNCH_ALLOWANCE_MS = 0.5
 SNAPSHOT_ONE_IN = 8
 # No honest kernel beats the measured ceilings by 25% (a read-only kernel can exceed the
 # read+write copy bandwidth by a few percent, not more).
@@ -191,7 +185,9 @@ class _Session:
         self.runner: RunnerClient | None = None
         self.ref: Any = None
         self.overhead_ms = 0.0
-        self.sync_gap_ms = SYNC_GAP_MIN_MS
+        self.gate: gate.RefereeGate | None = None
+        self.gate_ms = 0.0  # the referee's bracket of an empty call (gate.py)
+        self.launch_ms = 0.0  # the host time from thaw to "launched" of an empty call
         self.deadline = time.monotonic() + problem.limits.total_s
         self.first_call = True
         self.timed_calls = 0
@@ -299,32 +295,61 @@ class _Session:
                 self._calibrate()
 
     def _calibrate(self) -> None:
-        """The referee's clock overhead for one timed call, measured before any submission code
-        exists (so a submission cannot inflate it): the same steps as a timed call — referee GPU
-        work, thaw, a call that records events and synchronizes, freeze — minus the kernel. It
-        includes the GPU's switch between the referee's and the runner's contexts."""
+        """The referee's overheads for one timed call, measured before any submission code
+        exists (so a submission cannot inflate them), through the same steps as a timed call —
+        referee GPU work, thaw, a gated call that records events and synchronizes, freeze —
+        minus the kernel: the wall clock's, the gate's bracket (gate.py) and the host time to
+        "launched". They include the GPU's switches between the referee's and the runner's
+        contexts."""
         import torch
 
         assert self.runner is not None
         self.flusher = timing.L2Flusher.shared()
         self.clock = clock.ClockProbe.shared()
-        walls, gaps = [], []
+        self.gate = gate.RefereeGate.shared()
+        self._raise_if_error(
+            self._request(10.0, "calibrating", op="gate", desc=self.gate.descriptor())
+        )
+        walls, brackets, launches = [], [], []
         for _ in range(PING_COUNT):
             self.flusher.flush()
             torch.cuda.synchronize()
             t = time.perf_counter()
-            msg = self._request(5.0, "calibrating", thaw_last=True, op="ping")
+            _, bracket, launch = self._gated(5.0, "calibrating", op="ping")
             walls.append((time.perf_counter() - t) * 1e3)
             self.runner.freeze()
-            if isinstance(msg.get("ms"), float | int):
-                gaps.append(float(msg["ms"]))
+            if bracket is not None:
+                brackets.append(bracket)
+                launches.append(launch)
         self.runner.thaw()
+        if len(brackets) < PING_COUNT // 2:
+            raise Stop(Verdict.INTERNAL_ERROR, "the GPU gate did not close on calibration calls")
         self.overhead_ms = statistics.median(walls)
-        if gaps:
-            p75 = sorted(gaps)[(3 * len(gaps)) // 4]
-            self.sync_gap_ms = min(SYNC_GAP_MAX_MS, max(SYNC_GAP_MIN_MS, p75 + SYNC_GAP_MARGIN_MS))
+        self.gate_ms = statistics.median(brackets)
+        self.launch_ms = statistics.median(launches)
         self.result.phases["clock_overhead_ms"] = round(self.overhead_ms, 4)
-        self.result.phases["sync_gap_us"] = round(self.sync_gap_ms * 1e3, 1)
+        self.result.phases["gate_overhead_us"] = round(self.gate_ms * 1e3, 1)
+
+    def _gated(
+        self, timeout_s: float, what: str, probe: Callable[[], Any] | None = None, **msg: Any
+    ) -> tuple[dict[str, Any], float | None, float]:
+        """One call through the gate (gate.py), the runner thawed once it is sent: (the runner's
+        last reply, the referee's bracket in ms or None if the runner never closed the gate, the
+        host ms from the thaw to "launched"). ``probe`` runs on the gate's stream right after
+        its end event: it sees the outputs as they were when the referee's clock stopped."""
+        assert self.runner is not None and self.gate is not None
+        g = self.gate.next_call()
+        t = time.perf_counter()
+        try:
+            reply = self._request(timeout_s, what, thaw_last=True, gate=g, **msg)
+            launch = (time.perf_counter() - t) * 1e3
+            if reply.get("op") != "launched":
+                return reply, None, launch
+            self.gate.launched(probe)
+            reply = self._recv(timeout_s, what)
+            return reply, self.gate.finish(timeout_s), launch
+        finally:
+            self.gate.finish(0.0)  # never leave the gate's stream waiting for the runner
 
     def _load(self, lib: str) -> None:
         t0 = time.monotonic()
@@ -446,24 +471,24 @@ class _Session:
                 return False, message, err
         return True, "", worst
 
-    def _call(self, key: str, timed: bool) -> dict[str, Any]:
+    def _call(self, key: str) -> dict[str, Any]:
+        """An untimed call (a test case)."""
         lim = self.problem.limits
-        if timed:  # warmed up: no JIT left, one message; the runner is thawed once it is sent
-            msg = self._request(
-                self._left(lim.call_s), "running", thaw_last=True, op="call", case=key, timed=True
-            )
-        else:
-            # A Triton kernel compiles during its first call on a GPU: the host part of the call
-            # (until "launched") may take the compile limit; the device part only the call limit.
-            jit = self.first_call and self.dev == "cuda" and self.language == "triton"
-            host_limit = lim.call_s + (lim.compile_s if jit else 0.0)
-            t0 = time.monotonic()
-            msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
-            if self.first_call:  # mostly the JIT compile of a Triton kernel
-                self._phase("first_launch", t0)
-            if msg.get("op") == "launched":
-                msg = self._recv(self._left(lim.call_s), "running")
+        # A Triton kernel compiles during its first call on a GPU: the host part of the call
+        # (until "launched") may take the compile limit; the device part only the call limit.
+        jit = self.first_call and self.dev == "cuda" and self.language == "triton"
+        host_limit = lim.call_s + (lim.compile_s if jit else 0.0)
+        t0 = time.monotonic()
+        msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
+        if self.first_call:  # mostly the JIT compile of a Triton kernel
+            self._phase("first_launch", t0)
+        if msg.get("op") == "launched":
+            msg = self._recv(self._left(lim.call_s), "running")
         self.first_call = False
+        return self._done(msg)
+
+    def _done(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """The runner's final reply to a call, which must be "done"."""
         self._raise_if_error(msg)
         if msg.get("op") != "done":
             # Only the submission can put the runner's protocol out of step (its process writes
@@ -491,7 +516,7 @@ class _Session:
             try:
                 self._fill(bufs, inputs)
                 self._sync()
-                self._call(key, timed=False)
+                self._call(key)
                 with self._timed("tests_check"):
                     wrote = self._check_guards(bufs)
                     ok, message, err = (
@@ -551,9 +576,10 @@ class _Session:
         case: Case,
         flusher: timing.L2Flusher | None,
         settle: _Settling | None = None,
-    ) -> tuple[tuple[float, float], float, float | None]:
+    ) -> tuple[tuple[float, float], float, float | None, float]:
         """One checked call: (the runner's ends (``_ends``), referee's wall ms, the SM clock
-        across the call as the runner read it).
+        across the call as the runner read it, the referee's floor: its gate bracket less the
+        calibrated one of an empty call, plus host time to "launched" beyond the allowance).
 
         With ``settle``, the referee's own GPU work for the call done, the call waits for the
         GPU's clock (clock.py) before it is let go."""
@@ -569,13 +595,31 @@ class _Session:
         assert self.runner is not None
         # The clock starts while the runner is still frozen and the call is already in its pipe:
         # nothing the submission does after the thaw escapes the referee's wall clock.
+        gated = self._probe_positions(bufs, expected)
+        at_end: list[Any] = []
         t = time.perf_counter()
-        msg = self._call(key, timed=True)
+        msg, bracket, launch = self._gated(
+            self._left(self.problem.limits.call_s),
+            "running",
+            probe=lambda: at_end.extend(o[i] for o, i, _ in gated),
+            op="call",
+            case=key,
+            timed=True,
+        )
         wall = (time.perf_counter() - t) * 1e3
         self.runner.freeze()
+        self._done(msg)
+        if bracket is None:
+            raise Stop(
+                Verdict.REJECTED,
+                f"benchmark {case.name}: the call never signalled its end on the GPU "
+                "(the harness was interfered with)",
+            )
         # At once, before anything else: outputs at secret positions. A "done" sent before the
-        # work finished (a forged message, work left on another stream) shows as poison here.
+        # work finished (a forged message, work left on another stream) shows as poison here;
+        # so do outputs read on the referee's own stream the moment its clock stopped.
         probes = self._probe(bufs, expected)
+        probes += [v[finite] for v, (_, _, finite) in zip(at_end, gated, strict=True)]
         snapshot = {a.name: bufs[a.name].tensor.clone() for a in self.problem.outputs}
         wrote = self._check_guards(bufs)
         if wrote:
@@ -596,8 +640,9 @@ class _Session:
         log.debug("SM GHz across the call, least and most of the SMs: %s", msg.get("sm_ghz_range"))
         ghz = msg.get("sm_ghz")
         in_call = float(ghz) if isinstance(ghz, float) and 0.1 < ghz < 10 else None
+        floor = bracket - self.gate_ms + max(0.0, launch - self.launch_ms - LAUNCH_ALLOWANCE_MS)
         if self.timed_calls > 3 and secrets.randbelow(SNAPSHOT_ONE_IN) != 0:
-            return self._ends(msg), wall, in_call
+            return self._ends(msg), wall, in_call, floor
         # The runner is frozen: outputs that still change now are written by GPU work it left
         # running. Waiting costs twice the call, so after the first calls it is done on a secret
         # random one in SNAPSHOT_ONE_IN: work left running on every call is caught all the same.
@@ -610,7 +655,7 @@ class _Session:
                     f"benchmark {case.name}: outputs kept changing after solve "
                     "returned (work left running outside the timed call)",
                 )
-        return self._ends(msg), wall, in_call
+        return self._ends(msg), wall, in_call, floor
 
     @staticmethod
     def _ends(msg: dict[str, Any]) -> tuple[float, float]:
@@ -627,6 +672,23 @@ class _Session:
                 "tampered with",
             )
         return float(ms), float(ms_sync)
+
+    def _probe_positions(
+        self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]
+    ) -> list[tuple[Any, Any, Any]]:
+        """(flat output, secret positions, where the answer is finite) for each float output:
+        read on the gate's stream when the referee's clock stops (``_gated``)."""
+        import torch
+
+        out = []
+        for a in self.problem.outputs:
+            flat = bufs[a.name].tensor.view(-1)
+            if not flat.is_floating_point():
+                continue
+            idx = torch.randint(0, flat.numel(), (64,), device=flat.device)
+            finite = torch.isfinite(expected[a.name].reshape(-1).to(flat.device)[idx])
+            out.append((flat, idx, finite))
+        return out
 
     def _probe(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]) -> list[Any]:
         """Copies of a few float outputs at random positions where the answer is finite."""
@@ -652,11 +714,12 @@ class _Session:
             clocks_before = device.clocks()
         ends: list[tuple[float, float]] = []
         walls: list[float] = []
+        floors: list[float] = []
         in_call: list[float] = []
         settling = _Settling()
         start = time.monotonic()
         while len(ends) < timing.MAX_RUNS:
-            pair, wall, ghz = self._timed_call(key, bufs, case, flusher, settling)
+            pair, wall, ghz, floor = self._timed_call(key, bufs, case, flusher, settling)
             log.debug(
                 "%s: timed call %d: %.4f / %.4f ms, SM %s GHz in the call, %s GHz before",
                 case.name,
@@ -667,15 +730,16 @@ class _Session:
             )
             ends.append(pair)
             walls.append(wall)
+            floors.append(floor)
             if ghz is not None:
                 in_call.append(ghz)
-            # Stop on the stream's times: what an honest call reports (timing.call_times). Time
-            # spent waiting for the clock is not taken from the case's budget.
-            if timing.converged([e[0] for e in ends]) or (
+            # Stop on the times reported (timing.referee_floor). Time spent waiting for the clock
+            # is not taken from the case's budget.
+            times, floor_calls = timing.referee_floor([e[0] for e in ends], floors)
+            if timing.converged(times) or (
                 len(ends) >= 3 and time.monotonic() - start - settling.waited_s > BENCH_BUDGET_S
             ):
                 break
-        times, device_end_calls, gap_ms = timing.call_times(ends, self.sync_gap_ms)
         with self._timed("clocks"):
             clocks_after = device.clocks()
         st = timing.stats(times)
@@ -727,8 +791,10 @@ class _Session:
             sol_pct=round(100 * sol_ms / st.median, 1),
             bound="memory" if t_mem >= t_cmp else "compute",
             wall_median_ms=round(wall_med, 4),
-            device_end_calls=device_end_calls,
-            device_gap_us=round(gap_ms * 1e3, 1),
+            referee_calls=floor_calls,
+            referee_gap_us=round(
+                statistics.median(f - e[0] for f, e in zip(floors, ends, strict=True)) * 1e3, 1
+            ),
             baseline_ms=baseline_ms,
             clocks=clocks,
         )

@@ -32,10 +32,13 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import triton
 import triton.language as tl
+
+if TYPE_CHECKING:
+    from worker.grading.gate import RunnerGate
 
 WARPS = 16  # 512 threads per block
 TIMEOUT_NS = 2_000_000
@@ -170,22 +173,38 @@ class Hold:
         with torch.cuda.stream(self.stream):
             self.flag.copy_(self.host, non_blocking=True)
 
-    def time_call(self, fn: Callable[[], object]) -> Timed:
+    def time_call(
+        self,
+        fn: Callable[[], object],
+        gate: tuple[RunnerGate, int] | None = None,
+        launched: Callable[[], object] | None = None,
+    ) -> Timed:
         """``fn`` timed behind the hold: to the end of its work on the current stream, and to
-        the end after a device-wide synchronize (timing.call_times), with the SM clock across
+        the end after a device-wide synchronize, with the SM clock across
         the call. The runner's timed calls, its calibration pings (``fn`` doing nothing) and
         the torch baselines all take this one path, so the host latency a ping measures is the
-        one inside a real call's second end."""
+        one inside a real call's second end.
+
+        With a ``gate`` (gate.py: the runner's side and the call's generation), the stream first
+        waits for the referee's ``go`` and writes ``done`` after the stream end; ``launched`` is
+        called once everything is queued, before this process waits for the GPU: the referee
+        queues its side of the gate then."""
         torch = self.torch
         stream = torch.cuda.current_stream()
         start, stream_end, end = (torch.cuda.Event(enable_timing=True) for _ in range(3))
+        if gate is not None:
+            gate[0].wait_go(stream, gate[1])
         self.hold()
         start.record(stream)
         try:
             fn()
         finally:
             stream_end.record(stream)
+            if gate is not None:
+                gate[0].write_done(stream, gate[1])
             self.release()
+            if launched is not None:
+                launched()
         torch.cuda.synchronize()
         end.record(stream)
         # After the end event: the stamp is in no time.

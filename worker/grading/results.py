@@ -40,11 +40,11 @@ class BenchResult:
     bound: str
     # Referee's own host-clock measurement of the same calls, for the forgery cross-check.
     wall_median_ms: float | None = None
-    # Timed calls whose time came from the device-wide end rather than solve's stream (work that
-    # outlasted solve's stream on most calls), and the median gap between the two ends
-    # (timing.call_times).
-    device_end_calls: int = 0
-    device_gap_us: float | None = None
+    # Timed calls whose time came from the referee's own clock (gate.py) rather than the runner's
+    # events, which read less than the GPU work the referee measured (timing.referee_floor), and
+    # the median of the referee's floor less the runner's time.
+    referee_calls: int = 0
+    referee_gap_us: float | None = None
     # The problem's torch baseline (torch/cuBLAS/SDPA) on this GPU, same protocol.
     baseline_ms: float | None = None
     clocks: dict[str, Any] = field(default_factory=dict)

@@ -44,6 +44,7 @@ class Runner:
         self.mappings: dict[str, list[int]] = {}
         self.torch: Any = None
         self.hold: Any = None
+        self.gate: Any = None  # gate.RunnerGate, once the referee shared its flags
 
     def send(self, **msg: Any) -> None:
         self.out.write(json.dumps(msg) + "\n")
@@ -72,20 +73,24 @@ class Runner:
 
             self.hold = Hold(torch)
 
-    def ping(self) -> None:
-        """A timed call with nothing in it, before any submission code exists: the referee
-        calibrates its wall clock's overhead with it, and ``ms`` here is the host's latency in
-        seeing the GPU idle and recording the device-wide end (see Runner.call), release of the
-        hold included.
+    def open_gate(self, msg: dict[str, Any]) -> None:
+        """The referee's gate flags (gate.py), before any submission code exists."""
+        from worker.grading.gate import RunnerGate
 
-        Measured on an H100 (benchmarks/gpu-check/2026-11-23-h100.md): calibrated with this
-        ping, a vector add's median varied by 0.1-0.2% (CV) over 9 gradings. A ping around a
-        50 us stand-in kernel measured only the host's part, less than a real call's gap (a
-        CUDA submission's shim synchronizes too), more calls were timed by the device-wide
-        end, and the CV grew to 1.3-5%."""
+        self.gate = RunnerGate(msg["desc"], self.workdir)
+
+    def _gated(self, msg: dict[str, Any]) -> dict[str, Any]:
+        """``Hold.time_call``'s gate arguments for a call the referee gates."""
+        if self.gate is None or not isinstance(msg.get("gate"), int):
+            return {}
+        return {"gate": (self.gate, msg["gate"]), "launched": lambda: self.send(op="launched")}
+
+    def ping(self, msg: dict[str, Any]) -> None:
+        """A timed call with nothing in it, through the referee's gate, before any submission
+        code exists: the referee calibrates its overheads with it (grader._calibrate)."""
         ms = None
         if self.device == "cuda":
-            ms = self.hold.time_call(lambda: None).device_ms
+            ms = self.hold.time_call(lambda: None, **self._gated(msg)).device_ms
         self.send(op="pong", ms=ms)
 
     # -- loading ----------------------------------------------------------------------------
@@ -131,15 +136,13 @@ class Runner:
             call_args = args
         t = None
         if timed:
-            # Held until solve has returned: the start event fires when the queued work can
-            # begin, not when the host begins to launch it (see hold.py). Two ends: solve's
-            # stream (the kernel's own time, to the microsecond) and after a device-wide
-            # synchronize (after work on any other stream too, plus the host's latency in
-            # noticing the idle GPU, which the ping calibrates); the referee combines them
-            # (timing.call_times). A CUDA submission's own errors are collected after both
-            # (_synchronize): its shim synchronizes once more, which inside the gap made an
-            # honest CUDA call's gap longer than any ping's.
-            t = self.hold.time_call(lambda: self._invoke(call_args))
+            # Behind the referee's gate and the hold (gate.py, hold.py): the start event fires
+            # when the queued work can begin, not when the host begins to launch it. The runner's
+            # own ends (solve's stream, and after a device-wide synchronize) are reported; the
+            # referee reports the larger of the stream time and its own floor
+            # (timing.referee_floor), since everything in this process may be the submission's.
+            # A CUDA submission's own errors are collected after both (_synchronize).
+            t = self.hold.time_call(lambda: self._invoke(call_args), **self._gated(msg))
             self._synchronize()
         else:
             # Host side first: a Triton kernel's JIT happens here, so the referee can give it
@@ -289,7 +292,10 @@ def main() -> None:
         op = msg["op"]
         try:
             if op == "ping":
-                runner.ping()
+                runner.ping(msg)
+            elif op == "gate":
+                runner.open_gate(msg)
+                runner.send(op="gated")
             elif op == "load":
                 filename = msg["path"]
                 runner.load(msg)

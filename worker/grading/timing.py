@@ -20,9 +20,11 @@ from typing import Any
 MIN_RUNS = 10
 MAX_RUNS = 200
 TARGET_RSE = 0.005  # stop once the median is known to 0.5% (``converged``)
-# The part of a call's own stream time that the host's latency may add to its gap, beyond the
-# calibrated threshold (``call_times``).
-GAP_SHARE_OF_STREAM = 0.04
+# The referee's floor (its gate bracket less an empty call's) that is not taken as a call's time:
+# on an H100 it read 3-5 us (p50-p95) above an honest call's own stream time for a vector add, a
+# matmul and SDPA (benchmarks/gate_timing.py), so honest calls keep the runner's time.
+FLOOR_TOL_MS = 0.006
+FLOOR_TOL_SHARE = 0.01
 
 
 @dataclass
@@ -57,43 +59,22 @@ def converged(samples: list[float]) -> bool:
     return se_median / st.median <= TARGET_RSE
 
 
-def call_times(ends: list[tuple[float, float]], gap_ms: float) -> tuple[list[float], int, float]:
-    """The times of a benchmark's calls from their two end events: (times, how many were set by
-    the device-wide end, the median gap between the two ends).
-
-    Each call has a stream end (``solve``'s work on the stream it was called on: exact, blind
-    to other streams) and a device-wide end (after a synchronize: all work, plus the host's
-    latency in noticing the idle GPU, different in every process and longer after a longer
-    call: on an H100 in the judge, 14-30 us after a 130 us vector add, but 39-91 us (median of
-    a case) and up to 3.7 ms (one call) after a 2.6 ms attention kernel, with the referee's and
-    the runner's contexts on the GPU; benchmarks/gpu-check/2026-11-24b-h100.md).
-
-    The decision is made for the whole benchmark, on the median gap: within ``gap_ms`` (the
-    threshold calibrated with empty calls before the submission was loaded) plus
-    ``GAP_SHARE_OF_STREAM`` of the median stream time, nothing outlasted the stream on a typical
-    call and every call gets its stream time. Without the second term the long calls of an
-    honest attention kernel were timed by the device end in some gradings and not in others,
-    and their medians moved by 3-4%. Deciding call by call would let host
-    noise time some honest calls by the device end: a mix whose median moved by several
-    percent from one grading to the next. Beyond it, each call gets its device-wide end in
-    full: work on other streams is counted, and so is the host's latency, the price of
-    leaving work on a stream ``solve`` did not join. Nothing smaller may be taken off. A
-    kernel on a side stream takes SMs as the holding kernel's blocks leave, up to 9.4 us
-    before the start event is recorded behind them (H100, CUPTI trace,
-    ``benchmarks/side_stream_timing.py``); taking off the host's least latency (10-12 us)
-    reported a vector add on a side stream at 105-109% of the copy ceiling, and taking off
-    the threshold (40-60 us) 45% faster than it ran. What can escape is work outlasting the
-    stream by less than the threshold minus the host's latency (``gap_ms`` plus 4% of what
-    ran on the stream), or on fewer than half of the calls (which moves no median)."""
-    if not ends:
-        return [], 0, 0.0
-    if any(device < stream for stream, device in ends):
-        raise ValueError("a call ended before its own work on the stream")
-    gap = statistics.median(device - stream for stream, device in ends)
-    allowed = gap_ms + GAP_SHARE_OF_STREAM * statistics.median(stream for stream, _ in ends)
-    if gap <= allowed:
-        return [stream for stream, _ in ends], 0, gap
-    return [device for _, device in ends], len(ends), gap
+def referee_floor(stream: list[float], floors: list[float]) -> tuple[list[float], int]:
+    """Each call's time: the runner's own (its events on ``solve``'s stream), unless the
+    referee's floor for the call (gate.py: measured in the referee's own CUDA context, which the
+    submission cannot touch) less a tolerance is larger; then that. Returns (times, how many
+    came from the referee). A runner whose clock was made to read less than the truth (a
+    patched ``elapsed_time``, a rewritten GOT slot) gets the floor less the tolerance:
+    ``FLOOR_TOL_MS`` or ``FLOOR_TOL_SHARE`` of the call, whichever is larger."""
+    times, from_referee = [], 0
+    for own, floor in zip(stream, floors, strict=True):
+        bound = floor - max(FLOOR_TOL_MS, FLOOR_TOL_SHARE * floor)
+        if bound > own:
+            times.append(bound)
+            from_referee += 1
+        else:
+            times.append(own)
+    return times, from_referee
 
 
 class L2Flusher:
