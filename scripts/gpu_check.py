@@ -125,8 +125,13 @@ def phase_samples(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
         for s in p.samples:
             mode = "run"  # correctness here; the bench phase times the accepted ones
             res, secs = grade_file(p, s.path, s.language, mode)
-            ok = res.verdict == s.expected
+            # A declared message (header line expect-message: ...) must be in the result's.
+            verdict_ok = res.verdict == s.expected
+            ok = verdict_ok and s.message_ok(res.message)
             bad += not ok
+            note = "" if verdict_ok else res.message
+            if verdict_ok and not ok:
+                note = f"message lacks {s.expected_message!r}; got: {res.message}"
             rows.append(
                 {
                     "problem": p.slug,
@@ -135,11 +140,12 @@ def phase_samples(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
                     "got": str(res.verdict),
                     "ok": "yes" if ok else "NO",
                     "s": f"{secs:.1f}",
-                    "note": "" if ok else res.message.replace("\n", " ")[:160],
+                    "note": note.replace("\n", " ")[:240],
                 }
             )
             print(
-                f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}) {secs:.1f}s",
+                f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}) {secs:.1f}s"
+                + ("" if ok else f": {note[:240]}"),
                 flush=True,
             )
     return rows, bad
@@ -274,8 +280,13 @@ def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
         rows.append(row)
         flag = "ok" if row["ok"] else ("HOLE" if row["known_hole"] else "FAIL")
         print(
-            f"{flag:4} {row['submission']:40} expected={row['expected']} got={row['got']} "
-            f"{row.get('seconds', '')}s",
+            f"{flag:4} {row['submission']:40} {row['problem']:16} expected={row['expected']} "
+            f"got={row['got']} {row.get('seconds', '')}s"
+            + (
+                f" median {row['median_ms']} honest {row['honest_ms']}"
+                if row.get("honest_ms")
+                else ""
+            ),
             flush=True,
         )
 

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from worker.grading.results import GradeResult
 from worker.grading.schema import LANGUAGES, ProblemError
@@ -203,13 +204,21 @@ def check(
             )
             dt = time.monotonic() - t0
             expected = s.expected
+            detail = ""
             if res.verdict == Verdict.NOT_RUN and s.language == "cuda":
-                # Without a GPU a CUDA sample is only compiled: a compile_error must still fail to compile.
+                # Without a GPU a CUDA sample is only compiled: a compile_error must still fail to
+                # compile. Its declared message is checked where it runs (scripts/gpu_check.py).
                 ok = expected != Verdict.COMPILE_ERROR
+            elif res.verdict != expected:
+                ok = False
+            elif not s.message_ok(res.message):
+                ok = False
+                detail = f"message lacks {s.expected_message!r}; got: "
             else:
-                ok = res.verdict == expected
+                ok = True
             bad += not ok
-            detail = "" if ok else (res.message or "")[:200]
+            if not ok:
+                detail = (detail + (res.message or ""))[:300]
             if as_json:
                 sys.stdout.write(
                     json.dumps(
@@ -217,6 +226,7 @@ def check(
                             "problem": p.slug,
                             "sample": s.path.name,
                             "expected": str(expected),
+                            "expected_message": s.expected_message,
                             "result": res.to_dict(),
                             "ok": ok,
                             "seconds": round(dt, 2),
@@ -232,11 +242,13 @@ def check(
                 str(res.verdict),
                 "[green]yes[/]" if ok else "[red]NO[/]",
                 f"{dt:.1f}",
-                detail,
+                Text(detail),  # not markup: "c[n]" would vanish as a tag
             )
             if not as_json:
                 err.print(
                     f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}, {dt:.1f}s)"
+                    + (f": {detail}" if detail else ""),
+                    markup=False,
                 )
     pool.close()
     (err if as_json else out).print(t)

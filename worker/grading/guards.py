@@ -109,7 +109,7 @@ def _index(b: Guarded, flat: int) -> str:
     outer, rest = divmod(flat, inner)
     first = outer - b.shape[0] if b.shape else outer
     expr = b.shape_exprs[0] if b.shape_exprs else ""
-    if expr and first >= 0:
+    if expr and first >= 0 and not expr.isdigit():
         head = expr if expr.isidentifier() else f"({expr})"
         head += f"+{first}" if first else ""
     else:
@@ -127,7 +127,7 @@ def _what(b: Guarded) -> str:
     dims = " x ".join(b.shape_exprs) or "1"
     sizes = " x ".join(str(s) for s in b.shape) or "1"
     kind = "an input" if b.role == "input" else "an output"
-    return f"{b.name} is {kind} of {dims} = {sizes} elements"
+    return f"{b.name} is {kind} of {dims if dims == sizes else f'{dims} = {sizes}'} elements"
 
 
 def _past_end(b: Guarded, byte: int) -> str:

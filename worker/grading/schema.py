@@ -7,6 +7,7 @@ core must run on GPU hosts that have nothing but torch, triton and numpy.
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,9 +72,10 @@ class Limits:
     call_s: float = 10.0
     total_s: float = 300.0
     # Host memory the sandboxed runner may use, and device memory a submission may allocate
-    # on top of its inputs and outputs.
+    # on top of what its runner held before loading it (gpumem.py); unset: twice the largest
+    # case's inputs and outputs plus 1 GiB (Problem.gpu_budget_mb).
     host_memory_mb: int = 8192
-    scratch_memory_mb: int = 4096
+    scratch_memory_mb: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,12 @@ class SampleSolution:
     path: Path
     language: str
     expected: Verdict
+    # From a header line ``expect-message: <text>``: the result's message must contain it.
+    expected_message: str | None = None
+
+    def message_ok(self, message: str | None) -> bool:
+        """Whether a result's message contains the declared one (always, when none is declared)."""
+        return self.expected_message is None or self.expected_message in (message or "")
 
 
 @dataclass(frozen=True)
@@ -121,6 +129,21 @@ class Problem:
     @property
     def int_args(self) -> list[Arg]:
         return [a for a in self.args if a.role == "int"]
+
+    def gpu_budget_mb(self) -> int:
+        """GPU memory a submission may hold beyond its runner's own (Limits.scratch_memory_mb)."""
+        if self.limits.scratch_memory_mb is not None:
+            return self.limits.scratch_memory_mb
+        sizes = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4}
+        largest = max(
+            sum(
+                math.prod(self.shape(a, c.params)) * sizes[a.dtype]
+                for a in self.args
+                if a.is_tensor
+            )
+            for c in (*self.tests, *self.benchmarks)
+        )
+        return 2 * (largest >> 20) + 1024
 
     def shape(self, arg: Arg, params: dict[str, int]) -> tuple[int, ...]:
         return tuple(int(expr.evaluate(s, params)) for s in arg.shape)
@@ -243,7 +266,9 @@ def load_problem(path: Path) -> Problem:
         call_s=float(lim.get("call_s", (int, float), d.call_s)),
         total_s=float(lim.get("total_s", (int, float), d.total_s)),
         host_memory_mb=lim.get("host_memory_mb", int, d.host_memory_mb),
-        scratch_memory_mb=lim.get("scratch_memory_mb", int, d.scratch_memory_mb),
+        scratch_memory_mb=lim.get(
+            "scratch_memory_mb", int, d.scratch_memory_mb, what="an integer (MiB)"
+        ),
     )
     lim.finish()
 
@@ -375,15 +400,46 @@ def _load_samples(path: Path) -> list[SampleSolution]:
         for f in sorted(folder.iterdir()):
             if f.suffix not in LANGUAGES:
                 continue
-            expected = Verdict.ACCEPTED if sub == "accepted" else _declared_verdict(f)
-            out.append(SampleSolution(path=f, language=LANGUAGES[f.suffix], expected=expected))
+            if sub == "accepted":
+                expected, message = Verdict.ACCEPTED, None
+            else:
+                expected, message = _declared_verdict(f), _declared_message(f)
+            out.append(
+                SampleSolution(
+                    path=f,
+                    language=LANGUAGES[f.suffix],
+                    expected=expected,
+                    expected_message=message,
+                )
+            )
     return out
+
+
+def _header(f: Path) -> list[str]:
+    """The first ten lines of a sample, without comment markers (``#``, ``//``, `` * ``)."""
+    return [
+        line.strip().lstrip("#/ *").strip()
+        for line in f.read_text(encoding="utf-8").splitlines()[:10]
+    ]
+
+
+def _declared_message(f: Path) -> str | None:
+    """A rejected sample may also declare part of the message its result must contain, by a
+    header line ``expect-message: <substring>`` (e.g. ``c: wrote past the end``)."""
+    for s in _header(f):
+        if s.startswith("expect-message:"):
+            value = s.removeprefix("expect-message:").strip()
+            if not value:
+                raise ProblemError(
+                    f, "expect-message", "empty; expected the text the result's message contains"
+                )
+            return value
+    return None
 
 
 def _declared_verdict(f: Path) -> Verdict:
     """A rejected sample declares its verdict by a header line ``expect: <verdict>`` or its name."""
-    for line in f.read_text(encoding="utf-8").splitlines()[:10]:
-        s = line.strip().lstrip("#/ *").strip()
+    for s in _header(f):
         if s.startswith("expect:"):
             value = s.removeprefix("expect:").strip()
             try:

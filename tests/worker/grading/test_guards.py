@@ -3,6 +3,8 @@ found after the call and reported with the buffer, the side and the index."""
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from pathlib import Path
 
 import pytest
@@ -122,7 +124,10 @@ def test_the_pattern_changes_with_every_call(tmp_path: Path) -> None:
     ids=["no-tail-mask", "before-start", "no-row-mask"],
 )
 def test_out_of_bounds_writes_are_wrong_answers(problem: str, source: str, expected: str) -> None:
-    res = grader.grade(problems.resolve(problem), source, "triton", device="cpu", mode="run")
+    p = problems.resolve(problem)
+    small = tuple(c for c in p.tests if c.interpreter and math.prod(c.params.values()) < 50_000)
+    p = dataclasses.replace(p, tests=small[:4])  # the interpreter is slow on the large cases
+    res = grader.grade(p, source, "triton", device="cpu", mode="run")
     assert res.verdict == "wrong_answer", res.message
     assert expected in res.message, res.message
     assert "did you mask" in res.message or "below 0" in res.message

@@ -150,3 +150,50 @@ def test_reference_must_define_generate(folder: Path) -> None:
 def test_resolve_unknown_slug_lists_known() -> None:
     with pytest.raises(ProblemError, match=r"no such problem.*vector-add"):
         problems.resolve("vector-addd", problems.REPO_PROBLEMS)
+
+
+def test_rejected_sample_may_declare_its_message(folder: Path) -> None:
+    rejected = folder / "solutions" / "rejected"
+    (rejected / "no_mask.py").write_text(
+        "# expect: wrong_answer\n# expect-message:  c: wrote past the end  \n# Bug: ...\n"
+    )
+    (rejected / "no_check.cu").write_text(
+        "// Bug: no bounds check.\n// expect-message: c: wrote past the end, at c[n]\n"
+        "// expect: wrong_answer\n"
+    )
+    (rejected / "wrong_answer_late.py").write_text("#\n" * 10 + "# expect-message: too late\n")
+    by_name = {s.path.name: s for s in load_problem(folder).samples}
+    s = by_name["no_mask.py"]
+    assert s.expected == Verdict.WRONG_ANSWER and s.expected_message == "c: wrote past the end"
+    assert s.message_ok("8 of 10 cases failed; first: n = 1: c: wrote past the end, at c[n]")
+    assert not s.message_ok("8 of 10 cases failed; first: n = 1: max error 1.0 at c[3]")
+    assert not s.message_ok(None)
+    cu = by_name["no_check.cu"]
+    assert cu.expected == Verdict.WRONG_ANSWER
+    assert cu.expected_message == "c: wrote past the end, at c[n]"
+    # Only the first ten lines are a header; without the line, any message will do.
+    late = by_name["wrong_answer_late.py"]
+    assert late.expected == Verdict.WRONG_ANSWER and late.expected_message is None
+    assert late.message_ok("anything") and late.message_ok(None)
+    assert by_name["wrong_answer_tail.py"].expected_message is None
+    assert all(s.expected_message is None for s in by_name.values() if "accepted" in str(s.path))
+
+
+def test_empty_expected_message_is_an_error(folder: Path) -> None:
+    (folder / "solutions" / "rejected" / "wrong_answer_x.py").write_text(
+        "# expect-message:\ndef solve(a, b, c, n):\n    pass\n"
+    )
+    with pytest.raises(ProblemError) as info:
+        load_problem(folder)
+    assert info.value.file.endswith("wrong_answer_x.py")
+    assert info.value.field == "expect-message"
+
+
+def test_core_problems_have_guard_band_samples_with_messages() -> None:
+    by_slug = {p.slug: p for p in problems.load_all(problems.REPO_PROBLEMS).problems}
+    for slug in CORE:
+        samples = {s.path.name: s for s in by_slug[slug].samples}
+        for name in ("wrong_answer_no_mask.py", "wrong_answer_no_bounds_check.cu"):
+            s = samples[name]
+            assert s.expected == Verdict.WRONG_ANSWER, (slug, name)
+            assert s.expected_message and "wrote past the end" in s.expected_message, (slug, name)
