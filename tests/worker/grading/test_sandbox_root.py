@@ -1,0 +1,317 @@
+"""A worker run as root lends no privilege to the sandbox: sandboxed code is an unprivileged host
+user (``KERNELDOJO_SANDBOX_UID``/``GID``), in no user namespace, with no capabilities; a worker
+that is not root keeps its user namespace (SECURITY.md, hole 2 before it was closed)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from worker.grading import sandbox
+
+ZERO = "0000000000000000"
+PROBE = (
+    "touch /sandbox/made; grep -E '^(Uid|Gid|Groups|Cap[A-Za-z]+|NoNewPrivs):' /proc/self/status; "
+    "if cat /etc/shadow >/dev/null 2>&1; then echo SHADOW-READ; else echo shadow-denied; fi"
+)
+
+
+def _can_sandbox_as_root() -> str | None:
+    if os.geteuid() != 0:
+        return "needs a worker running as root"
+    if sandbox.mode() == "off":
+        return "the sandbox is off"
+    try:
+        sandbox.bwrap_path()
+        sandbox.setpriv_path()
+    except sandbox.SandboxUnavailable as e:
+        return str(e)
+    return None
+
+
+as_root = pytest.mark.skipif(_can_sandbox_as_root() is not None, reason=str(_can_sandbox_as_root()))
+
+
+def _workdir(tmp_path: Path) -> Path:
+    w = tmp_path / "work"
+    w.mkdir()
+    w.chmod(0o777)  # as the grader and the runner pool make it
+    return w
+
+
+def _status(output: str) -> dict[str, str]:
+    return {
+        k: v.strip() for line in output.splitlines() if ":" in line for k, v in [line.split(":", 1)]
+    }
+
+
+def _probe(workdir: Path) -> tuple[dict[str, str], str]:
+    code, out, timed_out = sandbox.run(["/bin/sh", "-c", PROBE], sandbox.Policy(workdir), 60)
+    assert code == 0 and not timed_out, out
+    return _status(out), out
+
+
+@as_root
+def test_a_root_worker_runs_sandboxed_code_as_an_unprivileged_host_user(tmp_path: Path) -> None:
+    uid, gid = sandbox.sandbox_ids()
+    workdir = _workdir(tmp_path)
+    status, out = _probe(workdir)
+    # seen from the host, not through a user namespace's mapping
+    made = (workdir / "made").stat()
+    assert (made.st_uid, made.st_gid) == (uid, gid)
+    assert status["Uid"].split() == [str(uid)] * 4
+    assert status["Gid"].split() == [str(gid)] * 4
+    assert status["Groups"] == ""
+    for cap in ("CapInh", "CapPrm", "CapEff", "CapBnd", "CapAmb"):
+        assert status[cap] == ZERO, out
+    assert status["NoNewPrivs"] == "1"
+    assert "shadow-denied" in out and "SHADOW-READ" not in out
+
+
+@as_root
+def test_the_sandbox_uid_and_gid_are_configurable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a dedicated id, in no /etc/passwd
+    monkeypatch.setenv(sandbox.SANDBOX_UID_ENV, "64123")
+    monkeypatch.setenv(sandbox.SANDBOX_GID_ENV, "64124")
+    workdir = _workdir(tmp_path)
+    status, out = _probe(workdir)
+    made = (workdir / "made").stat()
+    assert (made.st_uid, made.st_gid) == (64123, 64124)
+    assert status["CapEff"] == ZERO and "shadow-denied" in out
+
+
+@as_root
+def test_a_read_only_bind_below_a_private_folder_is_reachable(tmp_path: Path) -> None:
+    """As the Triton cache under /root/.cache: the host's folders above it are closed to the
+    sandbox uid, the ones bwrap makes inside the sandbox must not be."""
+    private = tmp_path / "private"
+    shared = private / "deep" / "shared"
+    shared.mkdir(parents=True)
+    private.chmod(0o700)
+    (shared / "launcher.so").write_text("compiled by the worker")
+    policy = sandbox.Policy(_workdir(tmp_path), read_only=(str(shared),))
+    code, out, _ = sandbox.run(["/bin/cat", str(shared / "launcher.so")], policy, 60)
+    assert code == 0 and out == "compiled by the worker", out
+    code, out, _ = sandbox.run(["/bin/sh", "-c", f"echo x > {shared}/planted"], policy, 60)
+    assert code != 0 and not (shared / "planted").exists()
+
+
+@as_root
+def test_the_sandbox_dies_with_a_root_worker(tmp_path: Path) -> None:
+    """setpriv's uid change clears the parent-death signal of the sandboxed command; bwrap's
+    PID 1 keeps its own, and its death takes the whole PID namespace with it."""
+    workdir = _workdir(tmp_path)
+    helper = f"""
+import sys, time
+from pathlib import Path
+from worker.grading import sandbox
+p = sandbox.Process(["/bin/sh", "-c", "sleep 300 & sleep 300 & wait"], sandbox.Policy(Path({str(workdir)!r})))
+for _ in range(200):
+    tree = p.tree()
+    if len(tree) >= 5:  # bwrap, bwrap's PID 1, sh, two sleeps
+        break
+    time.sleep(0.05)
+print(" ".join(map(str, tree)), flush=True)
+time.sleep(300)
+"""
+    worker = subprocess.Popen(
+        [sys.executable, "-c", helper],
+        cwd=str(sandbox.REPO_ROOT),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert worker.stdout is not None
+        pids = [int(p) for p in worker.stdout.readline().split()]
+        assert len(pids) >= 5
+        uid, _ = sandbox.sandbox_ids()
+        assert any(os.stat(f"/proc/{p}").st_uid == uid for p in pids)
+    finally:
+        worker.send_signal(signal.SIGKILL)
+        worker.wait()
+    deadline = time.monotonic() + 10
+    while (alive := [p for p in pids if _alive(p)]) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            state = f.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in (b"Z", b"X")
+
+
+@as_root
+def test_freeze_thaw_and_kill_reach_the_dropped_processes(tmp_path: Path) -> None:
+    p = sandbox.Process(["/bin/sh", "-c", "sleep 300 & wait"], sandbox.Policy(_workdir(tmp_path)))
+    try:
+        for _ in range(200):
+            if len(tree := p.tree()) >= 4:
+                break
+            time.sleep(0.05)
+        p.freeze()
+        time.sleep(0.1)
+        assert all(_state(x) in ("T", "") for x in tree)
+        p.thaw()
+        time.sleep(0.1)
+        assert all(_state(x) != "T" for x in tree)
+    finally:
+        p.kill()
+    assert not [x for x in tree if _alive(x)]
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[1].split()[0].decode()
+    except OSError:
+        return ""
+
+
+@pytest.fixture
+def bwrap_anywhere(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    monkeypatch.setattr(sandbox, "mode", lambda: "bwrap")
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: "/usr/bin/bwrap")
+    monkeypatch.setattr(sandbox, "setpriv_path", lambda: "/usr/bin/setpriv")
+    monkeypatch.setattr(sandbox, "_has_sys_admin", lambda: True)
+    monkeypatch.delenv(sandbox.SANDBOX_UID_ENV, raising=False)
+    monkeypatch.delenv(sandbox.SANDBOX_GID_ENV, raising=False)
+    return monkeypatch
+
+
+def test_a_worker_that_is_not_root_keeps_its_user_namespace(
+    bwrap_anywhere: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    argv = sandbox.command(["python3"], sandbox.Policy(tmp_path), euid=1000)
+    assert argv[1:7] == ["--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534"]
+    assert "--cap-add" not in argv and "/usr/bin/setpriv" not in argv
+    assert argv[argv.index("--") + 1 :] == ["python3"]
+
+
+def test_a_root_worker_gets_no_user_namespace_and_a_uid_drop(
+    bwrap_anywhere: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    bwrap_anywhere.setenv(sandbox.SANDBOX_UID_ENV, "7001")
+    bwrap_anywhere.setenv(sandbox.SANDBOX_GID_ENV, "7002")
+    argv = sandbox.command(["python3"], sandbox.Policy(tmp_path), euid=0)
+    head = argv[: argv.index("--")]
+    assert "--unshare-user" not in head and "--unshare-all" not in head and "--uid" not in head
+    for ns in ("--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"):
+        assert ns in head
+    caps = [head[i + 1] for i, a in enumerate(head) if a == "--cap-add"]
+    assert head[head.index("--cap-drop") + 1] == "ALL"
+    assert head.index("--cap-drop") < head.index("--cap-add")
+    assert sorted(caps) == ["CAP_SETGID", "CAP_SETPCAP", "CAP_SETUID"]
+    assert argv[argv.index("--") + 1 :] == [
+        "/usr/bin/setpriv",
+        "--reuid=7001",
+        "--regid=7002",
+        "--clear-groups",
+        "--inh-caps=-all",
+        "--bounding-set=-all",
+        "--no-new-privs",
+        "--",
+        "python3",
+    ]
+
+
+def test_root_without_cap_sys_admin_drops_before_bwrap(
+    bwrap_anywhere: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """In a container with Docker's default capabilities bwrap needs its user namespace: the
+    worker drops to the sandbox uid first (Process), and the command is a non-root worker's."""
+    bwrap_anywhere.setattr(sandbox, "_has_sys_admin", lambda: False)
+    assert sandbox.identity(0) == "drop" and sandbox.identity(1000) == "userns"
+    policy = sandbox.Policy(tmp_path)
+    assert sandbox.command(["python3"], policy, euid=0) == sandbox.command(
+        ["python3"], policy, euid=1000
+    )
+
+
+@pytest.fixture
+def tmp_workdir() -> Iterator[Path]:
+    """A work folder as the runner pool makes it (in /tmp, which every uid can traverse)."""
+    w = Path(tempfile.mkdtemp(prefix="kerneldojo-test-"))
+    w.chmod(0o777)
+    yield w
+    shutil.rmtree(w, ignore_errors=True)
+
+
+@as_root
+def test_root_without_cap_sys_admin_runs_the_sandbox_as_the_sandbox_user(
+    monkeypatch: pytest.MonkeyPatch, tmp_workdir: Path
+) -> None:
+    monkeypatch.setattr(sandbox, "_has_sys_admin", lambda: False)
+    monkeypatch.setattr(sandbox, "_python_roots", lambda: [])  # this host's lives under /root
+    uid, gid = sandbox.sandbox_ids()
+    status, out = _probe(tmp_workdir)
+    made = (tmp_workdir / "made").stat()
+    assert (made.st_uid, made.st_gid) == (uid, gid)
+    for cap in ("CapPrm", "CapEff", "CapBnd", "CapAmb"):
+        assert status[cap] == ZERO, out
+    assert "shadow-denied" in out and "SHADOW-READ" not in out
+
+
+def test_root_without_cap_sys_admin_names_a_folder_it_cannot_reach(
+    monkeypatch: pytest.MonkeyPatch, tmp_workdir: Path, tmp_path: Path
+) -> None:
+    monkeypatch.delenv(sandbox.SANDBOX_UID_ENV, raising=False)
+    monkeypatch.delenv(sandbox.SANDBOX_GID_ENV, raising=False)
+    monkeypatch.setattr(sandbox, "_umask", lambda: 0o022)
+    monkeypatch.setattr(sandbox, "_python_roots", lambda: [])
+    monkeypatch.setattr(sandbox, "bwrap_path", lambda: "/bin/sh")
+    private = tmp_path / "private"
+    cache = private / "triton"
+    cache.mkdir(parents=True)
+    private.chmod(0o700)
+    policy = sandbox.Policy(tmp_workdir, read_only=(str(cache),))
+    sandbox.check_root_access(policy)  # bwrap started as root reaches it, and binds it
+    with pytest.raises(sandbox.SandboxUnavailable, match=r"private.*CAP_SYS_ADMIN"):
+        sandbox.check_root_access(policy, before_bwrap=True)
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "nobody", "4294967295"])
+def test_the_sandbox_never_runs_as_root_or_a_bad_id(
+    bwrap_anywhere: pytest.MonkeyPatch, tmp_path: Path, value: str
+) -> None:
+    bwrap_anywhere.setenv(sandbox.SANDBOX_UID_ENV, value)
+    with pytest.raises(sandbox.SandboxUnavailable):
+        sandbox.command(["python3"], sandbox.Policy(tmp_path), euid=0)
+
+
+def test_a_gpu_node_closed_to_the_sandbox_uid_is_a_clear_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv(sandbox.SANDBOX_UID_ENV, raising=False)
+    monkeypatch.delenv(sandbox.SANDBOX_GID_ENV, raising=False)
+    monkeypatch.setattr(sandbox, "_umask", lambda: 0o022)
+    dev = tmp_path / "dev"
+    dev.mkdir()
+    for name in ("nvidia0", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools"):
+        (dev / name).touch()
+        (dev / name).chmod(0o666)
+    (dev / "nvidia-uvm-tools").chmod(0o600)  # not needed by CUDA: no error
+    monkeypatch.setattr(sandbox, "_gpu_nodes", lambda *a: sorted(str(p) for p in dev.iterdir()))
+    policy = sandbox.Policy(_workdir(tmp_path), gpu=True)
+    sandbox.check_root_access(policy)
+    (dev / "nvidia0").chmod(0o660)
+    with pytest.raises(sandbox.SandboxUnavailable, match=r"nvidia0.*0660"):
+        sandbox.check_root_access(policy)
+    (dev / "nvidia0").chmod(0o666)
+    policy.workdir.chmod(0o700)
+    with pytest.raises(sandbox.SandboxUnavailable, match="work folder"):
+        sandbox.check_root_access(policy)
