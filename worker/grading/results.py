@@ -7,6 +7,9 @@ from typing import Any
 
 from worker.grading.verdicts import Verdict
 
+MAX_WARNINGS = 20
+MAX_WARNING_CHARS = 600
+
 
 @dataclass
 class CompileResult:
@@ -63,6 +66,9 @@ class GradeResult:
     # Seconds spent in each phase (sandbox start, compile, tests, benchmark, ...).
     phases: dict[str, float] = field(default_factory=dict)
     stdout: str = ""
+    # Notes on a verdict that a GPU might not share, e.g. from the CPU interpreter: a kernel it
+    # could not check against the GPU's limits (interpreter.py). Shown with the result.
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def score_ms(self) -> float | None:
@@ -73,6 +79,14 @@ class GradeResult:
         for b in self.benchmark:
             prod *= b.median_ms
         return float(prod ** (1.0 / len(self.benchmark)))
+
+    def add_warning(self, text: object) -> None:
+        """Keep a warning from the runner, which is untrusted: strings only, each once, capped."""
+        if not isinstance(text, str) or len(self.warnings) >= MAX_WARNINGS:
+            return
+        text = text[:MAX_WARNING_CHARS]
+        if text.strip() and text not in self.warnings:
+            self.warnings.append(text)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
