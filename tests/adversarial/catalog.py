@@ -30,6 +30,10 @@ process left behind, no file written outside the sandbox, the host canary untouc
 number of unexpected outcomes. On the CPU each problem is cut down to a few small
 interpreter cases (a grading costs seconds there); on a GPU the problem runs in full.
 
+``static_policy=False`` grades a Python entry with the referee's static check (policy.py) off:
+that check refuses the source before it runs (``test_adversarial`` asserts that it does), and
+the entry tests the defence behind it, the sandbox or the referee, which must hold on its own.
+
 ``hole`` marks a known weakness of the judge (see SECURITY.md): the row shows it, but it is
 not counted as a failure, and the pytest suite marks it xfail. Remove the mark once fixed.
 """
@@ -82,14 +86,6 @@ CLASSES = {
 }
 
 
-def _cpu_only(reason: str) -> Callable[[str], str | None]:
-    return lambda device: reason if device == "cpu" else None
-
-
-def _always(reason: str) -> Callable[[str], str | None]:
-    return lambda device: reason
-
-
 @dataclass(frozen=True)
 class Entry:
     path: str  # relative to submissions/
@@ -102,6 +98,7 @@ class Entry:
     limits: dict[str, Any] = field(default_factory=dict)  # overrides, on every device
     base: str | None = None  # an honest sample (repo path) this file is prepended to
     message: str = ""  # text the result's message must contain
+    static_policy: bool = True  # False: graded past policy.py, to test the defence behind it
     hole: Callable[[str], str | None] | None = None
 
     @property
@@ -114,7 +111,9 @@ class Entry:
 
     def source(self) -> str:
         own = (SUBMISSIONS / self.path).read_text()
-        return own if self.base is None else own + "\n" + (REPO / self.base).read_text()
+        if self.base is None or "honest_after" in self.checks:  # there the base is a witness
+            return own
+        return own + "\n" + (REPO / self.base).read_text()
 
     def expected(self, device: str) -> str | None:
         return self.cpu if device == "cpu" else self.gpu
@@ -154,6 +153,7 @@ CATALOG: list[Entry] = [
         "wrong_answer|rejected",
         "wrong_answer|rejected",
         "kernel launched by a thread 0.3 s after solve returned",
+        static_policy=False,
     ),
     E(
         "deferred/side_stream.py",
@@ -169,6 +169,7 @@ CATALOG: list[Entry] = [
         "truthful",
         "launches from a thread right after SIGCONT, before the start event (when its watcher "
         "sees the freeze; when not, it computes honestly): wall-clock cross-check, speed of light",
+        static_policy=False,
     ),
     E(
         "deferred/late_host_thread.cu",
@@ -191,6 +192,7 @@ CATALOG: list[Entry] = [
         "accepted",
         "rejected",
         "torch.cuda.Event.elapsed_time patched to 0.0001 ms: wall-clock cross-check",
+        static_policy=False,
     ),
     E(
         "forgery/scale_timer_06.py",
@@ -199,6 +201,7 @@ CATALOG: list[Entry] = [
         "timed_honest",
         "elapsed_time scaled by 0.6 on a 130 us vector add: the referee's floor (gate.py)",
         base="problems/vector-add/solutions/accepted/triton_fast.py",
+        static_policy=False,
     ),
     E(
         "forgery/scale_timer_09.py",
@@ -207,6 +210,7 @@ CATALOG: list[Entry] = [
         "timed_honest",
         "elapsed_time scaled by 0.9 on a 130 us vector add",
         base="problems/vector-add/solutions/accepted/triton_fast.py",
+        static_policy=False,
     ),
     E(
         "forgery/scale_timer_06.py",
@@ -215,6 +219,7 @@ CATALOG: list[Entry] = [
         "timed_honest",
         "elapsed_time scaled by 0.6 on a 4096^3 matmul",
         base="problems/matmul/solutions/accepted/triton_fast.py",
+        static_policy=False,
     ),
     E(
         "forgery/scale_timer_09.py",
@@ -223,6 +228,7 @@ CATALOG: list[Entry] = [
         "timed_honest",
         "elapsed_time scaled by 0.9 on flash-attention d64/d128",
         base="problems/flash-attention/solutions/accepted/triton_fast.py",
+        static_policy=False,
     ),
     E(
         "forgery/got_timer_06.cu",
@@ -247,6 +253,7 @@ CATALOG: list[Entry] = [
         "wrong_answer",
         "wrong_answer",
         "forged 'done' on the control pipe, real one swallowed, work done 0.3 s later",
+        static_policy=False,
     ),
     E(
         "forgery/fake_done_async.py",
@@ -255,6 +262,7 @@ CATALOG: list[Entry] = [
         "not_accepted",
         "forged 'done' written right after an async launch: the referee's clock stops early "
         "(suspected hole on a GPU: see SECURITY.md)",
+        static_policy=False,
     ),
     E(
         "forgery/claim_accepted.py",
@@ -262,6 +270,7 @@ CATALOG: list[Entry] = [
         "runtime_error",
         "runtime_error",
         "the runner answers error/verdict=accepted",
+        static_policy=False,
     ),
     E(
         "forgery/exit_early.py",
@@ -269,6 +278,7 @@ CATALOG: list[Entry] = [
         "runtime_error",
         "runtime_error",
         "os._exit(0) in solve",
+        static_policy=False,
     ),
     E(
         "forgery/sys_exit.py",
@@ -293,6 +303,7 @@ CATALOG: list[Entry] = [
         "accepted_truthful",
         "worker secret in os.environ or /proc/*/environ|cmdline",
         checks=("no_secret",),
+        static_policy=False,
     ),
     E(
         "peeking/files_and_memory.py",
@@ -300,6 +311,7 @@ CATALOG: list[Entry] = [
         "accepted_truthful",
         "accepted_truthful",
         "reference.py / problem.toml / expected outputs in files or in the heap",
+        static_policy=False,
     ),
     E(
         "peeking/log_symlink.py",
@@ -308,6 +320,7 @@ CATALOG: list[Entry] = [
         "accepted_truthful",
         "output.log replaced by a symlink to /proc/self/environ, which the referee reads back",
         checks=("no_secret", "no_worker_environ"),
+        static_policy=False,
     ),
     E(
         "peeking/environ_files.cu",
@@ -362,6 +375,7 @@ CATALOG: list[Entry] = [
         "accepted",
         "wrong_answer",
         "reads the runner's request from the stack; cheats only in timed calls",
+        static_policy=False,
     ),
     E("detection/large_n.cu", "vector-add", None, "wrong_answer", "half the work for n >= 2^22"),
     E(
@@ -405,22 +419,16 @@ CATALOG: list[Entry] = [
         "vector-add",
         "rejected",
         "rejected",
-        "NumPy on the CPU views of the tensors (GPU: .cpu() copy, refused)",
-        hole=_cpu_only(
-            "the torch rule only sees torch operators: NumPy on tensor.numpy() "
-            "views computes unseen under the CPU interpreter"
-        ),
+        "NumPy on the CPU views of the tensors (GPU: .cpu() copy): the static policy refuses "
+        "np.add and .numpy() (the torch rule alone misses it on the CPU)",
     ),
     E(
         "shortcuts/disable_rules.py",
         "vector-add",
         "rejected",
         "rejected",
-        "steps out of the rule's TorchDispatchMode, then torch.add",
-        hole=_always(
-            "the library rule runs inside the submission's process and can be "
-            "switched off (documented in rules.py)"
-        ),
+        "steps out of the rule's TorchDispatchMode, then torch.add: the static policy refuses "
+        "the private torch.utils._python_dispatch",
     ),
     E(
         "shortcuts/softmax_torch.py",
@@ -472,6 +480,7 @@ CATALOG: list[Entry] = [
         "accepted",
         "double fork + setsid daemon sleeping 600 s",
         checks=("no_leftover",),
+        static_policy=False,
     ),
     E(
         "resources/fork_flood.py",
@@ -480,6 +489,7 @@ CATALOG: list[Entry] = [
         "accepted",
         "200 sleeping children (bounded fork bomb)",
         checks=("no_leftover",),
+        static_policy=False,
     ),
     E(
         "resources/fill_disk.py",
@@ -488,6 +498,7 @@ CATALOG: list[Entry] = [
         "runtime_error",
         "1 GiB file in the work folder: RLIMIT_FSIZE",
         cases=("n = 3",),
+        static_policy=False,
     ),
     E(
         "resources/host_memory.py",
@@ -507,12 +518,33 @@ CATALOG: list[Entry] = [
         cases=("n = 3",),
     ),
     E(
+        "resources/gpu_memory_hog.py",
+        "vector-add",
+        None,
+        "memory_limit_exceeded",
+        "all free GPU memory in 1 GiB torch blocks at import; then the honest sample is timed "
+        "within 1% of before (check honest_after)",
+        checks=("honest_after",),
+        base="problems/vector-add/solutions/accepted/triton_fast.py",
+    ),
+    E(
+        "resources/gpu_memory_hog.cu",
+        "vector-add",
+        "not_run",
+        "memory_limit_exceeded",
+        "cudaMalloc of 1 GiB blocks until the device refuses, kept; then the honest sample is "
+        "timed within 1% of before (check honest_after)",
+        checks=("honest_after",),
+        base="problems/vector-add/solutions/accepted/cuda_fast.cu",
+    ),
+    E(
         "resources/stdout_flood.py",
         "vector-add",
         "accepted",
         "accepted",
         "100 MB on stdout",
         checks=("stdout_capped",),
+        static_policy=False,
     ),
     E(
         "resources/compile_bomb.cu",
@@ -529,6 +561,7 @@ CATALOG: list[Entry] = [
         "accepted_truthful",
         "accepted_truthful",
         "Redis, PostgreSQL, web app on loopback; 1.1.1.1 TCP/UDP",
+        static_policy=False,
     ),
     E(
         "escape/network.cu",
@@ -545,6 +578,7 @@ CATALOG: list[Entry] = [
         "accepted",
         "marker files in /work, /root, /etc, /tmp, the venv...",
         checks=("no_escape_marker",),
+        static_policy=False,
     ),
     E(
         "escape/buffer_symlink.py",
@@ -553,6 +587,7 @@ CATALOG: list[Entry] = [
         "accepted_truthful",
         "symlinks planted where the referee will create the next case's buffer files",
         checks=("canary",),
+        static_policy=False,
     ),
     E(
         "escape/read_host_secrets.py",
@@ -560,6 +595,7 @@ CATALOG: list[Entry] = [
         "accepted_truthful",
         "accepted_truthful",
         "/etc/shadow, ssh host keys, the worker's home, the problems folder",
+        static_policy=False,
     ),
     E(
         "escape/poison_triton_cache.py",
@@ -568,6 +604,7 @@ CATALOG: list[Entry] = [
         "accepted",
         "overwrite, rename, chmod, plant files in the worker's shared Triton cache (read-only); "
         "a launcher note of C fragments for the worker",
+        static_policy=False,
     ),
     E(
         "escape/kill_everything.py",
@@ -577,6 +614,7 @@ CATALOG: list[Entry] = [
         "kill(-1), kill(1), kill(ppid) with SIGKILL",
         cases=("n = 3",),
         checks=("worker_alive",),
+        static_policy=False,
     ),
     E(
         "escape/include_reference.cu",
@@ -602,6 +640,7 @@ CATALOG: list[Entry] = [
         "runtime_error",
         "ctypes.string_at(0)",
         cases=("n = 3",),
+        static_policy=False,
     ),
     E(
         "faults/abort.py",
@@ -610,6 +649,7 @@ CATALOG: list[Entry] = [
         "runtime_error",
         "os.abort()",
         cases=("n = 3",),
+        static_policy=False,
     ),
     E(
         "faults/bad_pointer_kernel.py",
@@ -899,9 +939,18 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
         _prepare_canary()
     problem = cut_problem(problems.resolve(entry.problem), entry, device)
     source = entry.source()
+    before: list[float] = []
+    if "honest_after" in entry.checks and device != "cpu":
+        before = _honest_medians(entry, device)  # graded before this entry, if not yet
     t0 = time.monotonic()
     res = grader.grade(
-        problem, source, entry.language, device=device, mode="submit", pool=_pool(device)
+        problem,
+        source,
+        entry.language,
+        device=device,
+        mode="submit",
+        pool=_pool(device),
+        static_policy=entry.static_policy,
     ).to_dict()
     seconds = time.monotonic() - t0
     if _POOL is not None:
@@ -913,6 +962,12 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
     if ok and verdict != "not_run" and entry.message not in str(res.get("message", "")):
         ok, issues = False, [f"message lacks {entry.message!r}"]
     honest_ms: list[float] = []
+    if ok and before:  # the worker grades and times the next submission as before
+        _HONEST.pop((str(entry.base), entry.problem, device))
+        honest_ms = _honest_medians(entry, device)
+        for b, a in zip(before, honest_ms, strict=True):
+            if abs(a - b) > max(0.01 * b, 0.002):
+                ok, issues = False, [f"honest sample after it: {a:.4f} ms, before {b:.4f} ms"]
     if ok and expected == "timed_honest" and entry.base:
         honest_ms = _honest_medians(entry, device)
         ok, why = timed_like(bench, honest_ms)

@@ -181,3 +181,19 @@ def test_catalog_lists_every_submission_once() -> None:
         assert e.cpu is not None or e.gpu is not None, e.path
     covered = {e.threat for e in catalog.CATALOG}
     assert covered == set(catalog.CLASSES)
+
+
+def test_the_static_policy_refuses_what_is_graded_past_it() -> None:
+    """Entries graded with ``static_policy=False`` test the sandbox or the referee behind
+    policy.py, whose check refuses each of their sources first; an entry graded with the policy
+    on that it refuses must expect ``rejected`` wherever it is graded."""
+    from worker.grading import policy
+
+    for e in catalog.CATALOG:
+        if e.language != "triton":
+            continue
+        refused = policy.check_python(e.source())
+        if not e.static_policy:
+            assert refused is not None, f"{e.path}: the policy lets it through; grade it with it on"
+        elif refused is not None:
+            assert {e.cpu, e.gpu} <= {None, "rejected"}, f"{e.path}: {refused}"

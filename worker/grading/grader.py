@@ -28,7 +28,9 @@ from worker.grading import (
     compilers,
     device,
     gate,
+    gpumem,
     guards,
+    policy,
     problems,
     timing,
     tritoncache,
@@ -51,11 +53,6 @@ MAX_SOURCE_BYTES = 256 << 10
 RUNNER_START_S = 120.0
 BENCH_BUDGET_S = 2.5
 PING_COUNT = 12
-# The host time from the thaw of the runner to its "launched" (gate.py) that is not counted
-# beyond the calibrated pings': a submission can run GPU work on a stream it did not gate while
-# it delays "launched", so longer launches are added to the referee's floor. An honest Triton
-# or CUDA launch takes tens of microseconds of host time.
-LAUNCH_ALLOWANCE_MS = 0.5
 SNAPSHOT_ONE_IN = 8
 # No honest kernel beats the measured ceilings by 25% (a read-only kernel can exceed the
 # read+write copy bandwidth by a few percent, not more).
@@ -128,10 +125,12 @@ def grade(
     mode: str = "submit",
     on_progress: Progress | None = None,
     pool: RunnerPool | None = None,
+    static_policy: bool = True,
 ) -> GradeResult:
     """Grade ``source`` (Triton .py or CUDA .cu text). Never raises for a bad submission.
 
-    With a ``pool`` (of the same device), the runner comes pre-started from it."""
+    With a ``pool`` (of the same device), the runner comes pre-started from it.
+    ``static_policy=False`` skips policy.py's check (tests of the defences behind it)."""
     dev = resolve_device(device)
     if dev == "cuda":
         tritoncache.shared_dir()  # this process's Triton cache, before it compiles anything
@@ -143,6 +142,7 @@ def grade(
         )
         session.runner = runner
         session.pool = pool
+        session.static_policy = static_policy
         try:
             return session.run()
         except Exception as e:  # a bug of ours: report it, never crash the worker
@@ -187,7 +187,7 @@ class _Session:
         self.overhead_ms = 0.0
         self.gate: gate.RefereeGate | None = None
         self.gate_ms = 0.0  # the referee's bracket of an empty call (gate.py)
-        self.launch_ms = 0.0  # the host time from thaw to "launched" of an empty call
+        self.meter: gpumem.Meter | None = None
         self.deadline = time.monotonic() + problem.limits.total_s
         self.first_call = True
         self.timed_calls = 0
@@ -195,6 +195,7 @@ class _Session:
         self.clock: clock.ClockProbe | None = None
         self.pool: RunnerPool | None = None
         self.pattern = guards.Pattern(dev)
+        self.static_policy = True
 
     # -- phases -----------------------------------------------------------------------------
     def run(self) -> GradeResult:
@@ -258,6 +259,11 @@ class _Session:
                 raise Stop(
                     Verdict.COMPILE_ERROR, f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
                 ) from e
+            if self.static_policy:  # policy.py: refused before any process starts
+                forbid = self.problem.forbid_library_compute
+                refused = policy.check_python(self.source, forbid_library_compute=forbid)
+                if refused is not None:
+                    raise Stop(Verdict.REJECTED, str(refused))
             self.result.compile = CompileResult(True, "", 0.0)
             return "solution.py"
         path = self.workdir / "solution.cu"
@@ -293,6 +299,11 @@ class _Session:
         if self.dev == "cuda":
             with self._timed("calibrate"):
                 self._calibrate()
+            self.meter = gpumem.Meter(self.runner.proc.tree())
+            if not self.meter.per_process and self.pool is not None:
+                # the device-wide reading: no spare runner may be creating its context meanwhile
+                self.pool.settle(RUNNER_START_S, warm=False)
+                self.meter = gpumem.Meter(self.runner.proc.tree())
 
     def _calibrate(self) -> None:
         """The referee's overheads for one timed call, measured before any submission code
@@ -326,7 +337,7 @@ class _Session:
             raise Stop(Verdict.INTERNAL_ERROR, "the GPU gate did not close on calibration calls")
         self.overhead_ms = statistics.median(walls)
         self.gate_ms = statistics.median(brackets)
-        self.launch_ms = statistics.median(launches)
+        self.result.phases["gate_launch_ms"] = round(statistics.median(launches), 4)
         self.result.phases["clock_overhead_ms"] = round(self.overhead_ms, 4)
         self.result.phases["gate_overhead_us"] = round(self.gate_ms * 1e3, 1)
 
@@ -362,11 +373,43 @@ class _Session:
             path=lib,
             argtypes=argtypes,
             forbid_library=self.problem.forbid_library_compute,
+            gpu_budget_mb=self.problem.gpu_budget_mb(),
         )
         self._phase("load", t0)
         self._raise_if_error(msg)
+        self._check_memory("once loaded")
 
     # -- running cases ----------------------------------------------------------------------
+    def _check_memory(self, when: str) -> None:
+        """memory_limit_exceeded if the runner holds more GPU memory than the budget (gpumem.py)."""
+        if self.meter is None or self.runner is None:
+            return
+        extra = self.meter.extra_bytes(self.runner.proc.tree()) >> 20
+        budget = self.problem.gpu_budget_mb()
+        if extra > budget:
+            raise Stop(
+                Verdict.MEMORY_LIMIT_EXCEEDED,
+                f"the submission held {extra} MiB of GPU memory {when}; this problem allows "
+                f"{budget} MiB of scratch beyond the judge's buffers (free what you allocate, or "
+                "allocate less)",
+            )
+
+    @contextlib.contextmanager
+    def _referee_memory(self) -> Iterator[None]:
+        """The referee's own GPU allocations: when the device is out of memory, the runner took it."""
+        import torch
+
+        try:
+            yield
+        except (torch.OutOfMemoryError, buffers.CudaError) as e:
+            if isinstance(e, buffers.CudaError) and "CUresult 2)" not in f"{e})":
+                raise
+            self._check_memory("when the judge could not allocate its buffers")
+            raise Stop(
+                Verdict.MEMORY_LIMIT_EXCEEDED,
+                "the GPU ran out of memory for the judge's buffers while the submission ran",
+            ) from e
+
     def _reference_module(self) -> Any:
         if self.ref is None:
             self.ref = problems.load_reference(self.problem)
@@ -471,12 +514,13 @@ class _Session:
                 return False, message, err
         return True, "", worst
 
-    def _call(self, key: str) -> dict[str, Any]:
-        """An untimed call (a test case)."""
+    def _call(self, key: str, new_shapes: bool = False) -> dict[str, Any]:
+        """An untimed call (a test case; the first call of a benchmark case)."""
         lim = self.problem.limits
-        # A Triton kernel compiles during its first call on a GPU: the host part of the call
-        # (until "launched") may take the compile limit; the device part only the call limit.
-        jit = self.first_call and self.dev == "cuda" and self.language == "triton"
+        # A Triton kernel compiles (and an autotuned one tunes) during its first call at new
+        # shapes on a GPU: the host part of the call (until "launched") may take the compile
+        # limit; the device part only the call limit.
+        jit = (self.first_call or new_shapes) and self.dev == "cuda" and self.language == "triton"
         host_limit = lim.call_s + (lim.compile_s if jit else 0.0)
         t0 = time.monotonic()
         msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
@@ -485,7 +529,12 @@ class _Session:
         if msg.get("op") == "launched":
             msg = self._recv(self._left(lim.call_s), "running")
         self.first_call = False
-        return self._done(msg)
+        done = self._done(msg)
+        # The interpreter's notes on the call (interpreter.py); untrusted, so checked by add_warning.
+        warnings = done.get("warnings")
+        for w in warnings if isinstance(warnings, list) else []:
+            self.result.add_warning(w)
+        return done
 
     def _done(self, msg: dict[str, Any]) -> dict[str, Any]:
         """The runner's final reply to a call, which must be "done"."""
@@ -508,15 +557,16 @@ class _Session:
         failed: list[str] = []
         for i, case in enumerate(cases, 1):
             self.progress({"stage": "testing", "index": i, "total": len(cases), "name": case.name})
-            with self._timed("tests_make"):
+            with self._timed("tests_make"), self._referee_memory():
                 inputs, expected, scales = self._make_case(case)
             key = f"t{i}"
-            with self._timed("tests_alloc"):
+            with self._timed("tests_alloc"), self._referee_memory():
                 bufs = self._alloc(case, key)
             try:
                 self._fill(bufs, inputs)
                 self._sync()
                 self._call(key)
+                self._check_memory(f"after test {case.name!r}")
                 with self._timed("tests_check"):
                     wrote = self._check_guards(bufs)
                     ok, message, err = (
@@ -555,9 +605,11 @@ class _Session:
                 {"stage": "benchmarking", "index": i, "total": len(cases), "name": case.name}
             )
             key = f"b{i}"
-            bufs = self._alloc(case, key, keep=True)
+            with self._referee_memory():
+                bufs = self._alloc(case, key, keep=True)
             try:
                 res = self._bench_case(case, key, bufs, flusher)
+                self._check_memory(f"in benchmark {case.name!r}")
                 if res.clocks.get("throttled"):  # measured under throttling: measure once more
                     log.warning("throttled during %s; re-measuring", case.name)
                     res = self._bench_case(case, key, bufs, flusher)
@@ -579,7 +631,7 @@ class _Session:
     ) -> tuple[tuple[float, float], float, float | None, float]:
         """One checked call: (the runner's ends (``_ends``), referee's wall ms, the SM clock
         across the call as the runner read it, the referee's floor: its gate bracket less the
-        calibrated one of an empty call, plus host time to "launched" beyond the allowance).
+        calibrated one of an empty call).
 
         With ``settle``, the referee's own GPU work for the call done, the call waits for the
         GPU's clock (clock.py) before it is let go."""
@@ -640,7 +692,8 @@ class _Session:
         log.debug("SM GHz across the call, least and most of the SMs: %s", msg.get("sm_ghz_range"))
         ghz = msg.get("sm_ghz")
         in_call = float(ghz) if isinstance(ghz, float) and 0.1 < ghz < 10 else None
-        floor = bracket - self.gate_ms + max(0.0, launch - self.launch_ms - LAUNCH_ALLOWANCE_MS)
+        floor = bracket - self.gate_ms
+        log.debug("gate: bracket %.4f ms, launch %.4f ms", bracket, launch)
         if self.timed_calls > 3 and secrets.randbelow(SNAPSHOT_ONE_IN) != 0:
             return self._ends(msg), wall, in_call, floor
         # The runner is frozen: outputs that still change now are written by GPU work it left
@@ -708,7 +761,17 @@ class _Session:
     def _bench_case(
         self, case: Case, key: str, bufs: dict[str, buffers.SharedBuffer], flusher: timing.L2Flusher
     ) -> BenchResult:
-        for _ in range(2):  # warm-up on other inputs: JIT, caches, clocks
+        # Warm-up on other inputs. The first call is untimed and gets the compile limit: JIT and
+        # autotuning at this case's shapes (an autotuner synchronizes inside solve).
+        inputs, expected, scales = self._make_case(case)
+        self._fill(bufs, inputs)
+        self._sync()
+        self._call(key, new_shapes=True)
+        wrote = self._check_guards(bufs)
+        ok, message, _ = (False, wrote, 0.0) if wrote else self._check(bufs, expected, scales)
+        if not ok:
+            raise Stop(Verdict.WRONG_ANSWER, f"benchmark {case.name}: {message}")
+        for _ in range(2):  # then timed ones: caches, clocks
             self._timed_call(key, bufs, case, None)
         with self._timed("clocks"):
             clocks_before = device.clocks()
@@ -721,10 +784,11 @@ class _Session:
         while len(ends) < timing.MAX_RUNS:
             pair, wall, ghz, floor = self._timed_call(key, bufs, case, flusher, settling)
             log.debug(
-                "%s: timed call %d: %.4f / %.4f ms, SM %s GHz in the call, %s GHz before",
+                "%s: timed call %d: %.4f / %.4f ms, floor %.4f, SM %s GHz in the call, %s before",
                 case.name,
                 len(ends),
                 *pair,
+                floor,
                 ghz,
                 settling.readings[-1] if settling.readings else None,
             )

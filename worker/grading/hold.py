@@ -31,6 +31,7 @@ scratch allocations; with 20 ms, a ``solve`` that spent 35 ms walking the file s
 from __future__ import annotations
 
 import statistics
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -42,6 +43,10 @@ if TYPE_CHECKING:
 
 WARPS = 16  # 512 threads per block
 TIMEOUT_NS = 2_000_000
+# How long a gated call's solve may take on the host before the runner tells the referee it
+# has launched anyway (Hold.time_call), so that its wait can end; what is left of its host time
+# is then in both clocks, as GPU time.
+GATE_WATCHDOG_S = 0.0005
 SLOTS = 256  # SM ids stamped (an H100 has 132 SMs)
 
 
@@ -111,6 +116,20 @@ def _stamp(stamp_ptr, generation, SLOTS: tl.constexpr):  # type: ignore[no-untyp
 @triton.jit(do_not_specialize=["generation"])  # type: ignore[untyped-decorator]
 def _stamp_end(stamp_ptr, generation, SLOTS: tl.constexpr):  # type: ignore[no-untyped-def]
     _stamp(stamp_ptr + 3 * SLOTS, generation, SLOTS)
+
+
+class _Once:
+    """Calls ``fn`` (if any) the first time it is called, from whichever thread."""
+
+    def __init__(self, fn: Callable[[], object] | None) -> None:
+        self.fn = fn
+        self.lock = threading.Lock()
+
+    def __call__(self) -> None:
+        with self.lock:
+            fn, self.fn = self.fn, None
+            if fn is not None:
+                fn()
 
 
 class Timed(NamedTuple):
@@ -192,8 +211,16 @@ class Hold:
         torch = self.torch
         stream = torch.cuda.current_stream()
         start, stream_end, end = (torch.cuda.Event(enable_timing=True) for _ in range(3))
+        say = _Once(launched)
+        watchdog = None
         if gate is not None:
             gate[0].wait_go(stream, gate[1])
+            # A solve that waits for the GPU inside itself (a synchronize, cudaFree, a module
+            # load) would wait for "go" forever: past GATE_WATCHDOG_S it is let go, and what is
+            # left of its host time is counted as GPU time, as the hold's timeout does.
+            watchdog = threading.Timer(GATE_WATCHDOG_S, say)
+            watchdog.daemon = True
+            watchdog.start()
         self.hold()
         start.record(stream)
         try:
@@ -203,8 +230,9 @@ class Hold:
             if gate is not None:
                 gate[0].write_done(stream, gate[1])
             self.release()
-            if launched is not None:
-                launched()
+            if watchdog is not None:
+                watchdog.cancel()
+            say()
         torch.cuda.synchronize()
         end.record(stream)
         # After the end event: the stamp is in no time.

@@ -56,6 +56,10 @@ class Runner:
         import torch
 
         self.torch = torch
+        if self.device == "cpu":
+            from worker.grading import interpreter
+
+            interpreter.install()  # the interpreter as an H100 (interpreter.py)
         if self.device == "cuda":
             import triton  # noqa: F401
 
@@ -98,6 +102,14 @@ class Runner:
         self.language = msg["language"]
         self.forbid_library = bool(msg.get("forbid_library", True))
         path = self.workdir / msg["path"]
+        budget = msg.get("gpu_budget_mb")
+        if self.device == "cuda" and isinstance(budget, int):
+            # torch's allocator refuses past the budget with a clear OutOfMemoryError; the
+            # referee measures the process all the same (gpumem.py), cudaMalloc included.
+            torch = self.torch
+            total = torch.cuda.get_device_properties(0).total_memory
+            have = torch.cuda.memory_reserved()
+            torch.cuda.set_per_process_memory_fraction(min(1.0, (have + (budget << 20)) / total))
         if self.language == "triton":
             self.solve = _load_python(path)
         else:
@@ -151,7 +163,12 @@ class Runner:
             self.send(op="launched")
             self._synchronize()
         if t is None:
-            self.send(op="done")
+            warnings: list[str] = []
+            if self.device == "cpu":  # what an H100 might refuse (interpreter.py)
+                from worker.grading import interpreter
+
+                warnings = interpreter.call_warnings()
+            self.send(op="done", warnings=warnings)
         else:
             self.send(
                 op="done",
@@ -209,7 +226,10 @@ def _load_python(path: Path) -> Any:
             "compile_error", f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
         ) from e
     except BaseException as e:  # any failure while importing the file means it does not load
-        raise SubmissionError("compile_error", _submission_traceback(e, path.name)) from e
+        verdict, _ = classify(e, path.name)
+        if verdict != "memory_limit_exceeded":
+            verdict = "compile_error"
+        raise SubmissionError(verdict, _submission_traceback(e, path.name)) from e
     solve = getattr(mod, "solve", None)
     if not callable(solve):
         raise SubmissionError("compile_error", "the file must define a function solve(...)")
