@@ -159,8 +159,9 @@ CATALOG: list[Entry] = [
         "deferred/side_stream.py",
         "vector-add",
         "accepted",
-        "accepted_timed",
-        "side stream without sync: the device-wide synchronize puts it inside the timed window",
+        "rejected",
+        "side stream solve never joins: it runs before the referee's gate opens (gate.py), is "
+        "timed at ~0 and the speed-of-light bound rejects it",
     ),
     E(
         "deferred/thaw_race.py",
@@ -182,16 +183,17 @@ CATALOG: list[Entry] = [
         "deferred/nonblocking_stream.cu",
         "vector-add",
         None,
-        "accepted_timed",
-        "non-blocking stream: cudaDeviceSynchronize in the runner covers it",
+        "rejected",
+        "non-blocking stream: it runs before the referee's gate opens, timed at ~0: speed of light",
     ),
     # 3. forgery -------------------------------------------------------------------------------
     E(
         "forgery/patch_timer.py",
         "vector-add",
         "accepted",
-        "rejected",
-        "torch.cuda.Event.elapsed_time patched to 0.0001 ms: wall-clock cross-check",
+        "accepted_timed",
+        "torch.cuda.Event.elapsed_time patched to 0.0001 ms: timed by the referee's floor "
+        "(gate.py), at the honest time",
         static_policy=False,
     ),
     E(

@@ -828,7 +828,8 @@ class _Session:
             raise Stop(
                 Verdict.REJECTED,
                 f"benchmark {case.name}: reported {st.median:.4f} ms, faster than this GPU's measured "
-                f"speed of light ({sol_ms:.4f} ms): the time cannot be true",
+                f"speed of light ({sol_ms:.4f} ms): the time cannot be true (work launched on a "
+                "stream that solve's stream does not wait for runs before the timer starts)",
             )
         with self._timed("baseline"):  # measured once per GPU and case, then read from the cache
             baseline_ms = baseline.cached(self.problem, case)

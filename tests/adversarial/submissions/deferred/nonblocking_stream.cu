@@ -1,9 +1,9 @@
 // Threat class 2 (deferred work): launch on a created non-blocking stream (which does not
-// synchronise with the legacy default stream the timer's events are recorded on) and return
-// without waiting. The runner ends each call with cudaDeviceSynchronize (all streams), so
-// the work is timed; the result is correct and its time honest.
-// expect: accepted, with a time no better than the GPU's speed of light (the side-stream work
-// counted)
+// synchronise with the legacy default stream solve is called on) and return without waiting.
+// Solve's stream waits at the referee's gate (gate.py); this stream does not, so the work runs
+// before the gate opens, both clocks see almost nothing, and the speed-of-light bound rejects
+// the time.
+// expect: GPU rejected (faster than the speed of light); CPU not_run
 #include <cuda_runtime.h>
 
 __global__ void add_kernel(const float* a, const float* b, float* c, int n) {

@@ -1,10 +1,9 @@
 # Threat class 2 (deferred work): launch the kernel on a side CUDA stream and return without
-# synchronising, so a timer that only waits for the default stream misses it. The runner ends
-# every call with a device-wide synchronize, so the work is inside the timed window (and the
-# referee's wall clock cross-checks it). The result is correct, so it is accepted, and its
-# time is honest. On the CPU (no streams) it simply computes.
-# expect: accepted, with a time no better than the GPU's speed of light (the side-stream
-# work counted)
+# synchronising, so a timer that only waits for solve's stream misses it. Solve's stream waits
+# at the referee's gate (gate.py) while the side stream does not: the work runs before the gate
+# opens, both clocks see almost nothing, and the speed-of-light bound rejects the time. On the
+# CPU (no streams) it simply computes.
+# expect: GPU rejected (faster than the speed of light); CPU accepted
 import torch
 import triton
 import triton.language as tl

@@ -1,8 +1,9 @@
 # Threat class 3 (forgery): monkeypatch the runner's timer. torch.cuda.Event.elapsed_time is
-# replaced so every timed call reports 0.0001 ms; the kernel itself is honest. The referee
-# cross-checks the runner's time against its own wall clock and rejects a forged time.
+# replaced so every timed call reports 0.0001 ms; the kernel itself is honest. The referee's own
+# clock (gate.py) times every call, so the result is accepted at the honest time. The static
+# policy refuses this source; the catalogue grades it with the policy off.
 # On the CPU nothing is timed: it is graded accepted (the patch changes nothing there).
-# expect: GPU rejected (timer tampered with); CPU accepted
+# expect: GPU accepted at an honest time; CPU accepted
 import torch
 import triton
 import triton.language as tl
