@@ -45,8 +45,10 @@ WARPS = 16  # 512 threads per block
 TIMEOUT_NS = 2_000_000
 # How long a gated call's solve may take on the host before the runner tells the referee it
 # has launched anyway (Hold.time_call), so that its wait can end; what is left of its host time
-# is then in both clocks, as GPU time.
-GATE_WATCHDOG_S = 0.0005
+# is then in both clocks, as GPU time. Longer than any honest launch: with 0.5 ms, the host time
+# of a Triton matmul's launch (0.4-1 ms in the sandbox on an H100) reached the referee's clock
+# on half of the calls.
+GATE_WATCHDOG_S = 0.005
 SLOTS = 256  # SM ids stamped (an H100 has 132 SMs)
 
 
@@ -213,15 +215,18 @@ class Hold:
         start, stream_end, end = (torch.cuda.Event(enable_timing=True) for _ in range(3))
         say = _Once(launched)
         watchdog = None
+        # The hold first: it keeps every SM while solve launches (work on a side stream cannot
+        # start) and ends at the release, before "launched"; then the stream waits at the gate,
+        # so the start event and the referee's "go" both come after the launch (gate.py).
+        self.hold()
         if gate is not None:
             gate[0].wait_go(stream, gate[1])
             # A solve that waits for the GPU inside itself (a synchronize, cudaFree, a module
             # load) would wait for "go" forever: past GATE_WATCHDOG_S it is let go, and what is
-            # left of its host time is counted as GPU time, as the hold's timeout does.
+            # left of its host time is counted as GPU time by both clocks.
             watchdog = threading.Timer(GATE_WATCHDOG_S, say)
             watchdog.daemon = True
             watchdog.start()
-        self.hold()
         start.record(stream)
         try:
             fn()
