@@ -4,7 +4,6 @@ patches or inspects the harness is refused with its line and a reason naming it.
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -417,25 +416,12 @@ def test_syntax_errors_are_left_to_the_caller() -> None:
     assert policy.check_python("def solve(:\n") is None
 
 
-PATCHED_TIMER = textwrap.dedent(
-    """\
-    import torch
-    import triton
-    import triton.language as tl
-
-    torch.cuda.Event.elapsed_time = lambda self, end: 0.0001
-
-
-    @triton.jit
-    def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
-        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-        mask = offs < n
-        tl.store(c_ptr + offs, tl.load(a_ptr + offs, mask=mask) + tl.load(b_ptr + offs, mask=mask), mask=mask)
-
-
-    def solve(a, b, c, n):
-        add_kernel[(triton.cdiv(n, 1024),)](a, b, c, n, BLOCK=1024)
-    """
+# The adversarial catalogue's patched timer (graded there with the policy off).
+PATCHED_TIMER = (
+    Path(__file__).resolve().parents[3] / "tests/adversarial/submissions/forgery/patch_timer.py"
+).read_text()
+PATCH_LINE = next(
+    i for i, line in enumerate(PATCHED_TIMER.splitlines(), 1) if "elapsed_time =" in line
 )
 
 
@@ -445,7 +431,7 @@ def test_the_referee_rejects_a_patched_timer_before_running_it() -> None:
     )
     assert res.verdict == Verdict.REJECTED
     assert res.message.startswith(
-        "line 5: torch.cuda.Event.elapsed_time = lambda self, end: 0.0001\n"
+        f"line {PATCH_LINE}: torch.cuda.Event.elapsed_time = lambda self, end: 0.0001"
     )
     assert "torch.cuda.Event.elapsed_time" in res.message.splitlines()[1]
     assert not res.cases  # nothing ran
