@@ -51,7 +51,9 @@ def render(result: GradeResult) -> None:
         f"[bold {color}]{result.verdict.label}[/]  {result.problem} ({result.language}) on {result.device}"
     )
     if result.message:
-        out.print(result.message)
+        out.print(result.message, markup=False, highlight=False)
+    for w in result.warnings:  # e.g. what an H100 might refuse that the interpreter ran
+        out.print(f"[yellow]warning:[/] {w}", highlight=False)
     if result.compile and result.compile.log.strip():
         out.print("[bold]compiler output[/]")
         out.print(result.compile.log.strip()[-3000:], markup=False, highlight=False)

@@ -125,7 +125,7 @@ def test_submission_page_with_gpu_timings(client: TestClient, engine: Engine) ->
     assert "timed to the end of all GPU work" not in page
 
 
-def test_submission_page_says_when_other_streams_were_counted(
+def test_submission_page_says_when_the_judges_clock_timed_calls(
     client: TestClient, engine: Engine
 ) -> None:
     _form_signup(client, "erin")
@@ -138,9 +138,13 @@ def test_submission_page_says_when_other_streams_were_counted(
     attempt = submissions.claim(engine, sid, "w", 60)
     assert attempt
     bench = dict(GPU_RESULT["benchmark"][0], referee_calls=180, referee_gap_us=112.4)
-    submissions.record(engine, sid, attempt, dict(GPU_RESULT, benchmark=[bench]))
+    warning = "kernel add_kernel needs 786464 bytes of shared memory per block"
+    submissions.record(
+        engine, sid, attempt, dict(GPU_RESULT, benchmark=[bench], warnings=[warning])
+    )
     page = client.get(f"/submissions/{sid}").text
     assert "by 112 µs, median" in page and "180 of 200 calls were timed by the judge" in page
+    assert f"Warning: {warning}" in page
 
 
 def test_leaderboards_profile_tokens_and_admin_pages(client: TestClient, engine: Engine) -> None:
