@@ -517,13 +517,29 @@ class _Session:
     def _call(self, key: str, new_shapes: bool = False) -> dict[str, Any]:
         """An untimed call (a test case; the first call of a benchmark case)."""
         lim = self.problem.limits
-        # A Triton kernel compiles (and an autotuned one tunes) during its first call at new
-        # shapes on a GPU: the host part of the call (until "launched") may take the compile
-        # limit; the device part only the call limit.
-        jit = (self.first_call or new_shapes) and self.dev == "cuda" and self.language == "triton"
-        host_limit = lim.call_s + (lim.compile_s if jit else 0.0)
+        # A Triton kernel compiles (and an autotuned one tunes; under the interpreter, is checked
+        # against the GPU's limits) during its first call at new shapes: the host part of the
+        # call (until "launched") may take the compile limit; the device part only the call limit.
+        jit = (self.first_call or new_shapes) and self.language == "triton"
+        compile_s = lim.compile_s
+        if self.dev == "cpu":  # no JIT there: only the checks for sm_90 (interpreter.py)
+            from worker.grading.interpreter import CALL_BUDGET_S
+
+            compile_s = min(compile_s, CALL_BUDGET_S)
+        host_limit = lim.call_s + (compile_s if jit else 0.0)
         t0 = time.monotonic()
-        msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
+        try:
+            msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
+        except Stop as e:
+            if not (jit and e.verdict == Verdict.TIME_LIMIT_EXCEEDED):
+                raise
+            raise Stop(
+                e.verdict,
+                f"the first call at new sizes did not return within the compile limit "
+                f"({compile_s:.0f} s) plus the call limit ({lim.call_s:.0f} s): Triton's "
+                "compiling and autotuning count against the compile limit, the kernel's own run "
+                "against the call limit",
+            ) from e
         if self.first_call:  # mostly the JIT compile of a Triton kernel
             self._phase("first_launch", t0)
         if msg.get("op") == "launched":
