@@ -27,8 +27,13 @@ _TYPESTR = {"float32": "<f4", "float16": "<f2", "bfloat16": "<V2", "int32": "<i4
 _ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "uint8": 1}
 
 
+CUDA_ERROR_OUT_OF_MEMORY = 2
+
+
 class CudaError(RuntimeError):
-    pass
+    def __init__(self, message: str, code: int = 0) -> None:
+        super().__init__(message)
+        self.code = code
 
 
 class _IpcHandle(ctypes.Structure):
@@ -58,7 +63,7 @@ def libcuda() -> Any:
 
 def _check(result: int, what: str) -> None:
     if result != 0:
-        raise CudaError(f"{what} failed with CUresult {result}")
+        raise CudaError(f"{what} failed with CUresult {result}", result)
 
 
 class _CudaArray:

@@ -55,7 +55,7 @@ def _memops() -> tuple[Any, Any]:
 
 def _ok(result: int, what: str) -> None:
     if result != 0:
-        raise buffers.CudaError(f"{what} failed with CUresult {result}")
+        raise buffers.CudaError(f"{what} failed with CUresult {result}", result)
 
 
 class RunnerGate:

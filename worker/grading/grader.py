@@ -402,7 +402,7 @@ class _Session:
         try:
             yield
         except (torch.OutOfMemoryError, buffers.CudaError) as e:
-            if isinstance(e, buffers.CudaError) and "CUresult 2)" not in f"{e})":
+            if isinstance(e, buffers.CudaError) and e.code != buffers.CUDA_ERROR_OUT_OF_MEMORY:
                 raise
             self._check_memory("when the judge could not allocate its buffers")
             raise Stop(
@@ -491,16 +491,17 @@ class _Session:
             if a.is_tensor
         ]
 
-    def _check_guards(self, bufs: dict[str, buffers.SharedBuffer]) -> str | None:
-        """A learner's message if the call wrote into any buffer's guard (guards.py)."""
-        return self.pattern.check(self._guarded(bufs))
-
     def _check(
         self,
         bufs: dict[str, buffers.SharedBuffer],
         expected: dict[str, Any],
         scales: dict[str, Any],
     ) -> tuple[bool, str, float]:
+        """(passed, message, worst error): the guards first (a write out of bounds says where),
+        then every output against its expected value."""
+        wrote = self.pattern.check(self._guarded(bufs))  # guards.py
+        if wrote:
+            return False, wrote, 0.0
         worst = 0.0
         for a in self.problem.outputs:
             got = bufs[a.name].tensor
@@ -584,10 +585,7 @@ class _Session:
                 self._call(key)
                 self._check_memory(f"after test {case.name!r}")
                 with self._timed("tests_check"):
-                    wrote = self._check_guards(bufs)
-                    ok, message, err = (
-                        (False, wrote, 0.0) if wrote else self._check(bufs, expected, scales)
-                    )
+                    ok, message, err = self._check(bufs, expected, scales)
             except BaseException:
                 self._release(key, bufs, unbind=False)
                 raise
@@ -689,9 +687,6 @@ class _Session:
         probes = self._probe(bufs, expected)
         probes += [v[finite] for v, (_, _, finite) in zip(at_end, gated, strict=True)]
         snapshot = {a.name: bufs[a.name].tensor.clone() for a in self.problem.outputs}
-        wrote = self._check_guards(bufs)
-        if wrote:
-            raise Stop(Verdict.WRONG_ANSWER, f"benchmark {case.name}: {wrote}")
         ok, message, _ = self._check(bufs, expected, scales)
         if not ok:
             raise Stop(
@@ -761,18 +756,7 @@ class _Session:
 
     def _probe(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]) -> list[Any]:
         """Copies of a few float outputs at random positions where the answer is finite."""
-        import torch
-
-        probes = []
-        for a in self.problem.outputs:
-            out = bufs[a.name].tensor.view(-1)
-            if not out.is_floating_point():
-                continue
-            idx = torch.randint(0, out.numel(), (64,), device=out.device)
-            values = out[idx].clone()
-            finite = torch.isfinite(expected[a.name].reshape(-1).to(out.device)[idx])
-            probes.append(values[finite])
-        return probes
+        return [out[idx][finite] for out, idx, finite in self._probe_positions(bufs, expected)]
 
     def _bench_case(
         self, case: Case, key: str, bufs: dict[str, buffers.SharedBuffer], flusher: timing.L2Flusher
@@ -783,8 +767,7 @@ class _Session:
         self._fill(bufs, inputs)
         self._sync()
         self._call(key, new_shapes=True)
-        wrote = self._check_guards(bufs)
-        ok, message, _ = (False, wrote, 0.0) if wrote else self._check(bufs, expected, scales)
+        ok, message, _ = self._check(bufs, expected, scales)
         if not ok:
             raise Stop(Verdict.WRONG_ANSWER, f"benchmark {case.name}: {message}")
         for _ in range(2):  # then timed ones: caches, clocks
