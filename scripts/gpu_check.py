@@ -225,6 +225,8 @@ def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], in
                         "clock_waits": sum(
                             r.benchmark[i].clocks.get("clock_waits", 0) for r in runs
                         ),
+                        # Timed calls whose time came from the referee's floor (timing.py).
+                        "ref_calls": " / ".join(str(r.benchmark[i].referee_calls) for r in runs),
                     }
                 )
     return rows, bad
