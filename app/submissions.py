@@ -19,7 +19,7 @@ from sqlalchemy import select as core_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
-from app.models import Mode, Status, Submission, SubmissionCreate, User, utcnow
+from app.models import Status, Submission, SubmissionCreate, User, utcnow
 from worker.grading.schema import Problem
 
 log = logging.getLogger(__name__)
@@ -229,29 +229,3 @@ def requeue(session: Session, sub: Submission) -> None:
     sub.progress_json = json.dumps({"stage": "queued"})
     session.add(sub)
     session.commit()
-
-
-# --- reading -----------------------------------------------------------------------------
-
-
-def solved_problems(session: Session, user_id: int) -> set[str]:
-    rows = session.exec(
-        select(Submission.problem)
-        .where(
-            Submission.user_id == user_id,
-            Submission.mode == Mode.SUBMIT,
-            Submission.verdict == "accepted",
-        )
-        .distinct()
-    ).all()
-    return set(rows)
-
-
-def may_see_source(session: Session, viewer: User | None, sub: Submission) -> bool:
-    """Your own code always; others' code only once you have solved the problem (or admins)."""
-    if viewer is None:
-        return False
-    if viewer.is_admin or viewer.id == sub.user_id:
-        return True
-    assert viewer.id is not None
-    return sub.problem in solved_problems(session, viewer.id)

@@ -6,7 +6,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from sqlmodel import select
 
-from app import stats, submissions
+from app import stats, visibility
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import User
 from app.pages.common import PageUser, render
@@ -53,7 +53,7 @@ def problem_board(
     kind = gpu if gpu in settings.gpu_kinds else settings.gpu_kinds[0]
     can_see = bool(
         user
-        and (user.is_admin or (user.id and slug in submissions.solved_problems(session, user.id)))
+        and (user.is_admin or (user.id and slug in visibility.solved_problems(session, user.id)))
     )
     return render(
         request,
@@ -75,7 +75,7 @@ def profile(
     who = session.exec(select(User).where(User.username == username)).first()
     if who is None or who.id is None:
         raise HTTPException(404, f"There is no learner called “{username}”.")
-    solved = submissions.solved_problems(session, who.id)
+    solved = visibility.solved_problems(session, who.id)
     return render(
         request,
         "profile.html",

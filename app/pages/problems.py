@@ -8,7 +8,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import col, select
 
-from app import stats, submissions
+from app import stats, visibility
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Submission
 from app.pages.common import PageUser, render
@@ -33,7 +33,7 @@ def problem_list(
     q: str = "",
 ) -> Response:
     acc = stats.acceptance(session)
-    solved = submissions.solved_problems(session, user.id) if user and user.id else set()
+    solved = visibility.solved_problems(session, user.id) if user and user.id else set()
     tried = set()
     if user:
         tried = set(
@@ -88,7 +88,7 @@ def problem_page(
     p = registry.get(slug)
     if p is None:
         raise HTTPException(404, f"There is no problem called “{slug}”.")
-    solved = bool(user and user.id and slug in submissions.solved_problems(session, user.id))
+    solved = bool(user and user.id and slug in visibility.solved_problems(session, user.id))
     mine: list[Submission] = []
     if user:
         mine = list(

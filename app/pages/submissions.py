@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from app import charts, stats, submissions
+from app import charts, stats, submissions, visibility
 from app.deps import RegistryDep, SessionDep
 from app.models import Status, Submission, User
 from app.pages.common import PageUser, render
@@ -22,7 +22,9 @@ def submission_page(
         raise HTTPException(404, f"There is no submission #{sub_id}.")
     owner = session.get(User, sub.user_id)
     problem = registry.get(sub.problem)
-    result = sub.result or {}
+    code = visibility.may_see_code(session, user, sub)
+    admin = bool(user and user.is_admin)
+    result = visibility.result_for(sub.result, code=code, admin=admin) or {}
     bench = result.get("benchmark") or []
     board = stats.leaderboard(session, sub.problem, sub.gpu_kind)
     best: dict[str, float] = {}
@@ -43,7 +45,8 @@ def submission_page(
         result=result,
         done=done,
         queue_position=submissions.queue_position(session, sub),
-        show_source=submissions.may_see_source(session, user, sub),
+        show_source=code,
+        internal=(sub.result or {}).get("internal") if admin else None,
         timing_svg=charts.timing_chart(bench, best) if bench else None,
         roofline_svg=charts.roofline_chart(bench) if bench else None,
         history_svg=charts.history_chart(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 
-from app import stats, submissions
+from app import stats, visibility
 from app.deps import OptionalUser, RegistryDep, SessionDep
 
 router = APIRouter(prefix="/problems", tags=["problems"])
@@ -34,7 +34,7 @@ def list_problems(
     session: SessionDep, registry: RegistryDep, user: OptionalUser
 ) -> list[ProblemSummary]:
     acc = stats.acceptance(session)
-    solved = submissions.solved_problems(session, user.id) if user and user.id else set()
+    solved = visibility.solved_problems(session, user.id) if user and user.id else set()
     out = []
     for p in registry.catalog.ordered():
         a, n = acc.get(p.slug, (0, 0))
@@ -61,7 +61,7 @@ def get_problem(
     if p is None:
         raise HTTPException(404, f"unknown problem {slug!r}")
     a, n = stats.acceptance(session).get(slug, (0, 0))
-    solved = bool(user and user.id and slug in submissions.solved_problems(session, user.id))
+    solved = bool(user and user.id and slug in visibility.solved_problems(session, user.id))
     return ProblemDetail(
         slug=p.slug,
         title=p.title,

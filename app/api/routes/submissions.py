@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from sse_starlette.sse import EventSourceResponse
 from starlette.concurrency import run_in_threadpool
 
-from app import submissions
+from app import submissions, visibility
 from app.deps import (
     CurrentUser,
     EngineDep,
@@ -22,6 +22,7 @@ from app.deps import (
     RegistryDep,
     SessionDep,
     SettingsDep,
+    get_optional_user,
 )
 from app.models import (
     Status,
@@ -36,18 +37,23 @@ router = APIRouter(prefix="/submissions", tags=["submissions"])
 POLL_S = 0.25
 
 
-def public(sub: Submission, username: str = "") -> SubmissionPublic:
-    return SubmissionPublic.model_validate(sub, update={"username": username})
+def public(sub: Submission, username: str, viewer: User) -> SubmissionPublic:
+    """A row of a list of the viewer's own submissions (their code, so their messages)."""
+    msg = visibility.message_for(sub, code=True, admin=viewer.is_admin)
+    return SubmissionPublic.model_validate(sub, update={"username": username, "message": msg})
 
 
 def detail(session: Session, sub: Submission, viewer: User | None) -> SubmissionDetail:
     owner = session.get(User, sub.user_id)
+    code = visibility.may_see_code(session, viewer, sub)
+    admin = bool(viewer and viewer.is_admin)
     return SubmissionDetail.model_validate(
         sub,
         update={
             "username": owner.username if owner else "",
-            "source": sub.source if submissions.may_see_source(session, viewer, sub) else None,
-            "result": sub.result,
+            "message": visibility.message_for(sub, code=code, admin=admin),
+            "source": sub.source if code else None,
+            "result": visibility.result_for(sub.result, code=code, admin=admin),
             "progress": sub.progress,
             "queue_position": submissions.queue_position(session, sub),
         },
@@ -73,7 +79,7 @@ def create_submission(
     sub = submissions.create(session, user, data, kind)
     assert sub.id is not None
     enqueue(sub.id, kind)
-    return public(sub, user.username)
+    return public(sub, user.username, user)
 
 
 @router.get("", response_model=list[SubmissionPublic])
@@ -84,7 +90,7 @@ def my_submissions(
     if problem:
         q = q.where(Submission.problem == problem)
     rows = session.exec(q.order_by(col(Submission.id).desc()).limit(min(limit, 200))).all()
-    return [public(s, user.username) for s in rows]
+    return [public(s, user.username, user) for s in rows]
 
 
 @router.get("/{sub_id}", response_model=SubmissionDetail)
@@ -95,7 +101,19 @@ def get_submission(sub_id: int, session: SessionDep, user: OptionalUser) -> Any:
     return detail(session, sub, user)
 
 
-def snapshot(engine: Engine, sub_id: int) -> dict[str, Any] | None:
+def access(engine: Engine, request: Request, sub_id: int) -> tuple[bool, bool] | None:
+    """(may see the code, is an admin) for this request's viewer; None if no such submission."""
+    with Session(engine) as s:
+        sub = s.get(Submission, sub_id)
+        if sub is None:
+            return None
+        viewer = get_optional_user(request, s)
+        return visibility.may_see_code(s, viewer, sub), bool(viewer and viewer.is_admin)
+
+
+def snapshot(
+    engine: Engine, sub_id: int, code: bool = False, admin: bool = False
+) -> dict[str, Any] | None:
     """What the progress stream shows: status, the latest stage, the queue position, the verdict."""
     with Session(engine) as s:
         sub = s.get(Submission, sub_id)
@@ -111,7 +129,7 @@ def snapshot(engine: Engine, sub_id: int) -> dict[str, Any] | None:
             ev["stage"] = "done"
             ev["verdict"] = sub.verdict
             ev["score_ms"] = sub.score_ms
-            ev["message"] = sub.message
+            ev["message"] = visibility.message_for(sub, code=code, admin=admin)
         return ev
 
 
@@ -120,13 +138,15 @@ async def submission_events(
     sub_id: int, request: Request, engine: EngineDep
 ) -> EventSourceResponse:
     """Server-sent events: one ``progress`` event per change, then ``done`` with the verdict."""
-    if await run_in_threadpool(snapshot, engine, sub_id) is None:
+    seen = await run_in_threadpool(access, engine, request, sub_id)
+    if seen is None:
         raise HTTPException(404, "no such submission")
+    code, admin = seen
 
     async def stream() -> AsyncIterator[dict[str, str]]:
         last = None
         while not await request.is_disconnected():
-            ev = await run_in_threadpool(snapshot, engine, sub_id)
+            ev = await run_in_threadpool(snapshot, engine, sub_id, code, admin)
             if ev is None:
                 return
             data = json.dumps(ev, sort_keys=True)
