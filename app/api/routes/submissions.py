@@ -73,10 +73,9 @@ def create_submission(
         kind = submissions.validate(
             data, registry.get(data.problem), settings.gpu_kinds, settings.MAX_SOURCE_BYTES
         )
-        submissions.check_rate(session, user, settings.SUBMISSIONS_PER_MINUTE)
+        sub = submissions.create(session, user, data, kind, settings.SUBMISSIONS_PER_MINUTE)
     except submissions.SubmissionError as e:
         raise HTTPException(e.status, str(e)) from e
-    sub = submissions.create(session, user, data, kind)
     assert sub.id is not None
     enqueue(sub.id, kind)
     return public(sub, user.username, user)
