@@ -1,10 +1,15 @@
-"""Sign-up and log-in rules shared by the HTML forms and the JSON API."""
+"""Accounts in the database: site settings, finding and creating users, admins.
+
+The web app's log-in and sign-up flow (throttling, hashing) is ``app/login_guard.py``.
+"""
 
 from __future__ import annotations
 
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
-from app.core.security import DUMMY_HASH, hash_password, verify_password
+from app.core.security import hash_password
 from app.models import SiteConfig, User, UserCreate
 
 
@@ -24,33 +29,37 @@ def site_config(session: Session) -> SiteConfig:
     return cfg
 
 
-def signup(session: Session, data: UserCreate) -> User:
-    cfg = site_config(session)
-    code_ok = bool(cfg.invite_code) and data.invite_code.strip() == cfg.invite_code
-    if not cfg.signups_open and not code_ok:
-        raise AccountError(
-            "sign-ups are closed; ask your instructor for the class invite code", 403
-        )
-    if session.exec(select(User).where(User.username == data.username)).first():
-        raise AccountError("that username is taken", 409)
-    user = User(username=data.username, password_hash=hash_password(data.password))
-    session.add(user)
-    session.commit()
-    session.refresh(user)
-    return user
+def username_key(username: str) -> str:
+    """The form a username is stored and looked up in."""
+    return username.strip()
 
 
-def authenticate(session: Session, username: str, password: str) -> User | None:
-    user = session.exec(select(User).where(User.username == username)).first()
-    # The hash below is slow on purpose: end the read transaction first, so that the database
-    # connection goes back to the pool instead of waiting with it (the user stays loaded).
-    if user is not None:
+def site_config_of(engine: Engine) -> SiteConfig:
+    with Session(engine) as session:
+        cfg = site_config(session)
+        session.expunge(cfg)
+        return cfg
+
+
+def find_user(engine: Engine, username: str) -> User | None:
+    with Session(engine) as session:
+        user = session.exec(select(User).where(User.username == username_key(username))).first()
+        if user is not None:
+            session.expunge(user)
+        return user
+
+
+def create_user(engine: Engine, username: str, password_hash: str) -> User:
+    with Session(engine) as session:
+        user = User(username=username_key(username), password_hash=password_hash)
+        session.add(user)
+        try:
+            session.commit()
+        except IntegrityError as e:  # the same name signed up meanwhile
+            raise AccountError("that username is taken", 409) from e
+        session.refresh(user)
         session.expunge(user)
-    session.rollback()
-    if user is None:
-        verify_password(DUMMY_HASH, password)  # same time whether or not the user exists
-        return None
-    return user if verify_password(user.password_hash, password) else None
+        return user
 
 
 def create_admin(session: Session, username: str, password: str) -> User:

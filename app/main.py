@@ -16,8 +16,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import submissions
 from app.api.main import api_router
+from app.core import throttle
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
+from app.core.hashpool import HashPool
 from app.pages import errors
 from app.pages import router as pages_router
 from app.problems import ProblemRegistry
@@ -43,6 +45,7 @@ def create_app(
         task = asyncio.create_task(_sweeper(app))
         yield
         task.cancel()
+        app.state.hash_pool.close()
 
     app = FastAPI(
         title="KernelDojo",
@@ -60,6 +63,7 @@ def create_app(
     )
     app.state.registry = ProblemRegistry(settings.PROBLEMS_DIR)
     app.state.enqueue = enqueue if enqueue is not None else celery_enqueue
+    app.state.hash_pool = HashPool()
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.SECRET_KEY,
@@ -83,6 +87,9 @@ def _connection_capacity(settings: Settings) -> int:
     return max(1, settings.DB_POOL_SIZE + settings.DB_MAX_OVERFLOW)
 
 
+UNSLOTTED_POSTS = frozenset({"/login", "/signup", "/api/v1/auth/login", "/api/v1/auth/signup"})
+
+
 class RequestSlots:
     """At most ``slots`` requests inside the app at once; the others wait here, in the loop.
 
@@ -94,7 +101,9 @@ class RequestSlots:
     burst of log-ins did exactly that (benchmarks/web-load-2026-11-23.md). With at most one
     request per connection, and fewer requests than anyio's 40 threads, every request inside
     gets both. Static files and the long-lived progress streams (which take a connection only
-    for each short poll) are not counted.
+    for each short poll) are not counted, nor are log-in and sign-up posts: each hashes for
+    ~0.2 s and would hold a slot meanwhile; they bound their own database work and hashing
+    instead (app/login_guard.py).
     """
 
     def __init__(self, app: ASGIApp, slots: int) -> None:
@@ -104,7 +113,12 @@ class RequestSlots:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or path.startswith("/static/") or path.endswith("/events"):
+        if (
+            scope["type"] != "http"
+            or path.startswith("/static/")
+            or path.endswith("/events")
+            or (scope.get("method") == "POST" and path in UNSLOTTED_POSTS)
+        ):
             await self.app(scope, receive, send)
             return
         if self._sem is None:
@@ -125,6 +139,7 @@ async def _sweeper(app: FastAPI) -> None:
                 app.state.enqueue,
                 s.RESEND_QUEUED_AFTER_S,
             )
+            await run_in_threadpool(throttle.forget_old, app.state.engine)
         except Exception:
             log.exception("sweep failed")
         await asyncio.sleep(s.SWEEP_EVERY_S)

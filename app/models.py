@@ -85,6 +85,18 @@ class ApiTokenCreated(ApiTokenPublic):
     token: str
 
 
+# --- log-in throttling (app/core/throttle.py) --------------------------------------------
+
+
+class Throttle(SQLModel, table=True):
+    """Failed attempts under one key (``login-user:alice``, ``login-ip:10.0.0.7``, ...)."""
+
+    key: str = Field(primary_key=True, max_length=200)
+    failures: int = 0
+    last_failure_at: datetime = Field(default_factory=utcnow)
+    locked_until: datetime | None = None
+
+
 # --- site settings (one row) -------------------------------------------------------------
 
 

@@ -24,14 +24,23 @@ _HASH_SLOTS = threading.BoundedSemaphore(max(1, (os.cpu_count() or 2) // 2))
 
 
 def hash_password(password: str) -> str:
+    """For the CLI and scripts; the web app hashes through ``app.core.hashpool``."""
     with _HASH_SLOTS:
-        return _hasher.hash(password)
+        return hash_password_now(password)
 
 
 def verify_password(password_hash: str, password: str) -> bool:
+    with _HASH_SLOTS:
+        return verify_password_now(password_hash, password)
+
+
+def hash_password_now(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def verify_password_now(password_hash: str, password: str) -> bool:
     try:
-        with _HASH_SLOTS:
-            return _hasher.verify(password_hash, password)
+        return _hasher.verify(password_hash, password)
     except (VerificationError, InvalidHashError):
         return False
 

@@ -7,8 +7,9 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
 
-from app import accounts
+from app import accounts, login_guard
 from app.api.routes.auth import start_session
 from app.deps import SessionDep
 from app.models import UserCreate
@@ -37,47 +38,43 @@ def signup_form(
 
 
 @router.post("/signup", dependencies=[CsrfChecked])
-def signup(
+async def signup(
     request: Request,
-    session: SessionDep,
     username: Annotated[str, Form()],
     password: Annotated[str, Form()],
     invite_code: Annotated[str, Form()] = "",
     next: Annotated[str, Form()] = "/problems",
 ) -> Response:
-    cfg = accounts.site_config(session)
-    try:
-        user = accounts.signup(
-            session,
-            UserCreate(username=username.strip(), password=password, invite_code=invite_code),
+    def again(status: int, error: str, headers: dict[str, str] | None = None) -> Response:
+        cfg = accounts.site_config_of(request.app.state.engine)
+        r = render(
+            request,
+            "signup.html",
+            None,
+            status_code=status,
+            error=error,
+            username=username,
+            next=next,
+            signups_open=cfg.signups_open,
+            invite=bool(cfg.invite_code),
         )
+        r.headers.update(headers or {})
+        return r
+
+    try:
+        data = UserCreate(username=username, password=password, invite_code=invite_code)
+        user = await login_guard.signup(request, data)
     except ValidationError as e:
         msg = "; ".join(f"{err['loc'][-1]}: {err['msg']}" for err in e.errors())
-        return render(
-            request,
-            "signup.html",
-            None,
-            status_code=422,
-            error=msg,
-            username=username,
-            next=next,
-            signups_open=cfg.signups_open,
-            invite=bool(cfg.invite_code),
-        )
+        return await run_in_threadpool(again, 422, msg)
     except accounts.AccountError as e:
-        return render(
-            request,
-            "signup.html",
-            None,
-            status_code=e.status,
-            error=str(e),
-            username=username,
-            next=next,
-            signups_open=cfg.signups_open,
-            invite=bool(cfg.invite_code),
-        )
+        return await run_in_threadpool(again, e.status, str(e))
+    except login_guard.Throttled as e:
+        return await run_in_threadpool(again, 429, str(e).capitalize() + ".", e.headers())
     start_session(request, user)
-    return RedirectResponse(_safe_next(next), status_code=303)
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    login_guard.remember_device(request, response, user)
+    return response
 
 
 @router.get("/login")
@@ -86,14 +83,26 @@ def login_form(request: Request, user: PageUser, next: str = "/problems") -> Res
 
 
 @router.post("/login", dependencies=[CsrfChecked])
-def login(
+async def login(
     request: Request,
-    session: SessionDep,
     username: Annotated[str, Form()],
     password: Annotated[str, Form()],
     next: Annotated[str, Form()] = "/problems",
 ) -> Response:
-    user = accounts.authenticate(session, username.strip(), password)
+    try:
+        user = await login_guard.login(request, username, password)
+    except login_guard.Throttled as e:
+        r = render(
+            request,
+            "login.html",
+            None,
+            429,
+            error=str(e).capitalize() + ".",
+            username=username,
+            next=next,
+        )
+        r.headers.update(e.headers())
+        return r
     if user is None:
         return render(
             request,
@@ -105,7 +114,9 @@ def login(
             next=next,
         )
     start_session(request, user)
-    return RedirectResponse(_safe_next(next), status_code=303)
+    response = RedirectResponse(_safe_next(next), status_code=303)
+    login_guard.remember_device(request, response, user)
+    return response
 
 
 @router.post("/logout", dependencies=[CsrfChecked])

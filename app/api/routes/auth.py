@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel
 
-from app import accounts
-from app.deps import CurrentUser, SessionDep, csrf_token
+from app import accounts, login_guard
+from app.deps import CurrentUser, csrf_token
 from app.models import User, UserCreate, UserPublic
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -25,22 +25,31 @@ def start_session(request: Request, user: User) -> None:
     csrf_token(request)
 
 
+# Both are async: they wait for the hash pool without holding a thread, a database
+# connection or a request slot (app/login_guard.py).
 @router.post("/signup", response_model=UserPublic, status_code=201)
-def signup(request: Request, session: SessionDep, data: UserCreate) -> Any:
+async def signup(request: Request, response: Response, data: UserCreate) -> Any:
     try:
-        user = accounts.signup(session, data)
+        user = await login_guard.signup(request, data)
     except accounts.AccountError as e:
         raise HTTPException(e.status, str(e)) from e
+    except login_guard.Throttled as e:
+        raise HTTPException(429, str(e), headers=e.headers()) from e
     start_session(request, user)
+    login_guard.remember_device(request, response, user)
     return user
 
 
 @router.post("/login", response_model=UserPublic)
-def login(request: Request, session: SessionDep, data: Login) -> Any:
-    user = accounts.authenticate(session, data.username, data.password)
+async def login(request: Request, response: Response, data: Login) -> Any:
+    try:
+        user = await login_guard.login(request, data.username, data.password)
+    except login_guard.Throttled as e:
+        raise HTTPException(429, str(e), headers=e.headers()) from e
     if user is None:
         raise HTTPException(401, "wrong username or password")
     start_session(request, user)
+    login_guard.remember_device(request, response, user)
     return user
 
 

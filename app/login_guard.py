@@ -1,0 +1,152 @@
+"""Log-in and sign-up as the web app runs them: throttled first, hashed off the request slots.
+
+Order matters: the throttle (``app/core/throttle.py``) is read before anything is hashed,
+so a locked account or address costs one indexed read and a 429; the password is then
+checked in the bounded hash pool (``app/core/hashpool.py``) while the request holds no
+database connection and no request slot (``app/main.py``: these routes are not counted).
+Database work runs in short hops, at most ``DB_HOPS`` at once, so that a flood of log-ins
+cannot take every thread of the pool while other requests hold connections.
+
+A browser that logged in as a user gets a signed device cookie naming that user; its
+later log-ins as that user are counted under the device instead of the account and the
+address, so an attacker who locks an account (or a shared address) does not lock out the
+account's owner on their own browser (OWASP's "device cookies").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+import weakref
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import Request, Response
+from itsdangerous import BadSignature, URLSafeTimedSerializer
+from starlette.concurrency import run_in_threadpool
+
+from app import accounts
+from app.core import throttle
+from app.core.hashpool import HashPool, PoolBusy
+from app.core.security import DUMMY_HASH
+from app.models import User, UserCreate
+
+T = TypeVar("T")
+DB_HOPS = 4
+DEVICE_COOKIE = "kd_device"
+DEVICE_MAX_AGE_S = 365 * 24 * 3600
+# One per event loop (tests run several loops in one process).
+_hops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+class Throttled(Exception):
+    def __init__(self, retry_after: int, message: str) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after)}
+
+
+async def _hop(fn: Callable[..., T], *args: Any) -> T:
+    loop = asyncio.get_running_loop()
+    sem = _hops.get(loop)
+    if sem is None:
+        sem = _hops[loop] = asyncio.Semaphore(DB_HOPS)
+    async with sem:
+        return await run_in_threadpool(fn, *args)
+
+
+def client_ip(request: Request) -> str:
+    """The client's address; behind a proxy, uvicorn sets it from X-Forwarded-For when the
+    proxy is trusted (``FORWARDED_ALLOW_IPS``; by default only 127.0.0.1)."""
+    return request.client.host if request.client else "unknown"
+
+
+def _signer(request: Request) -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(request.app.state.settings.SECRET_KEY, salt="kd-device")
+
+
+def _device(request: Request) -> tuple[str, str] | None:
+    """(username, device id) from a valid device cookie."""
+    raw = request.cookies.get(DEVICE_COOKIE)
+    if not raw:
+        return None
+    try:
+        name, dev = _signer(request).loads(raw, max_age=DEVICE_MAX_AGE_S)
+    except (BadSignature, ValueError, TypeError):
+        return None
+    return str(name), str(dev)
+
+
+def remember_device(request: Request, response: Response, user: User) -> None:
+    value = _signer(request).dumps([user.username, secrets.token_urlsafe(12)])
+    response.set_cookie(
+        DEVICE_COOKIE,
+        value,
+        max_age=DEVICE_MAX_AGE_S,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.settings.secure_cookies,
+    )
+
+
+def _pool(request: Request) -> HashPool:
+    pool: HashPool = request.app.state.hash_pool
+    return pool
+
+
+async def _refuse_if_locked(request: Request, keys: list[throttle.Key], what: str) -> None:
+    wait = await _hop(throttle.retry_after, request.app.state.engine, keys)
+    if wait:
+        raise Throttled(wait, f"too many {what}; try again in {wait} s")
+
+
+async def login(request: Request, username: str, password: str) -> User | None:
+    """The user, or None for a wrong name or password; ``Throttled`` when refused unchecked."""
+    engine = request.app.state.engine
+    name = accounts.username_key(username)
+    device = _device(request)
+    if device is not None and device[0] == name:
+        keys: list[throttle.Key] = [("login-device", device[1])]
+    else:
+        keys = [("login-user", name), ("login-ip", client_ip(request))]
+    await _refuse_if_locked(request, keys, "failed log-ins")
+    user = await _hop(accounts.find_user, engine, name)
+    try:
+        ok = await _pool(request).verify(user.password_hash if user else DUMMY_HASH, password)
+    except PoolBusy as e:
+        raise Throttled(e.retry_after, str(e)) from e
+    if user is not None and ok:
+        await _hop(throttle.clear, engine, [("login-user", name), *keys])
+        return user
+    await _hop(throttle.fail, engine, keys)
+    return None
+
+
+async def signup(request: Request, data: UserCreate) -> User:
+    """A new user (``AccountError`` for a closed site, a wrong code or a taken name)."""
+    engine = request.app.state.engine
+    ip = client_ip(request)
+    await _refuse_if_locked(request, [("signup-ip", ip), ("invite-ip", ip)], "sign-up attempts")
+    cfg = await _hop(accounts.site_config_of, engine)
+    if not cfg.signups_open:
+        given = data.invite_code.strip().encode()
+        if not (cfg.invite_code and hmac.compare_digest(given, cfg.invite_code.encode())):
+            if given:
+                await _hop(throttle.fail, engine, [("invite-ip", ip)])
+                raise accounts.AccountError("that invite code is not right", 403)
+            raise accounts.AccountError(
+                "sign-ups are closed; ask your instructor for the class invite code", 403
+            )
+    await _hop(throttle.fail, engine, [("signup-ip", ip)])  # every sign-up counts
+    if await _hop(accounts.find_user, engine, data.username):
+        raise accounts.AccountError("that username is taken", 409)
+    try:
+        password_hash = await _pool(request).hash(data.password)
+    except PoolBusy as e:
+        raise Throttled(e.retry_after, str(e)) from e
+    return await _hop(accounts.create_user, engine, data.username, password_hash)
