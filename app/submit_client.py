@@ -28,10 +28,11 @@ def stage_text(ev: dict[str, Any]) -> str:
     st = ev.get("stage")
     if st == "queued":
         return f"queued (position {ev.get('queue_position') or '?'})"
+    detail = f" ({ev['detail']})" if ev.get("detail") else ""
     if st in ("testing", "benchmarking"):
         word = "test" if st == "testing" else "benchmark"
-        return f"{word} {ev.get('index')} of {ev.get('total')}: {ev.get('name', '')}"
-    return str(st or ev.get("status") or "...")
+        return f"{word} {ev.get('index')} of {ev.get('total')}: {ev.get('name', '')}{detail}"
+    return str(st or ev.get("status") or "...") + detail
 
 
 def sse_events(resp: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -37,10 +37,11 @@ def _progress_printer(enabled: bool) -> Any:
             return
         stage = event["stage"]
         t = f"[dim]{time.monotonic() - start:6.1f}s[/]"
+        detail = f" ({event['detail']})" if event.get("detail") else ""
         if stage in ("testing", "benchmarking"):
-            err.print(f"{t} {stage} {event['index']}/{event['total']}: {event['name']}")
+            err.print(f"{t} {stage} {event['index']}/{event['total']}: {event['name']}{detail}")
         elif stage != "done":
-            err.print(f"{t} {stage}")
+            err.print(f"{t} {stage}{detail}")
 
     return show
 

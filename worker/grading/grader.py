@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from worker.grading import (
+    autotune,
     baseline,
     buffers,
     checker,
@@ -164,6 +165,15 @@ def grade(
                 pool.warm()  # the spare runners may create their CUDA contexts now
 
 
+def _count(value: Any) -> int:
+    """A small non-negative count from the runner, or 0."""
+    return (
+        value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**6
+        else 0
+    )
+
+
 class _Session:
     def __init__(
         self,
@@ -196,6 +206,8 @@ class _Session:
         self.pool: RunnerPool | None = None
         self.pattern = guards.Pattern(dev)
         self.static_policy = True
+        self.activity: dict[str, Any] | None = None  # progress event that runner counts refine
+        self.detail_at = 0.0
 
     # -- phases -----------------------------------------------------------------------------
     def run(self) -> GradeResult:
@@ -206,6 +218,7 @@ class _Session:
                 raise Stop(Verdict.NOT_RUN, "compiled; no GPU on this worker to run CUDA")
             self._start_runner()
             self._load(lib)
+            self._precompile()
             self._tests()
             if self.mode == "submit" and self.dev == "cuda":
                 if self.pool is not None:
@@ -379,6 +392,43 @@ class _Session:
         self._raise_if_error(msg)
         self._check_memory("once loaded")
 
+    def _precompile(self) -> None:
+        """A Triton submission compiles the kernels of every case at once, in parallel, before
+        its first test (precompile.py); under the compile limit. Only speed: a failure here is
+        not a verdict (the real calls compile what is missing and fail as they would)."""
+        if self.language != "triton" or self.dev != "cuda":
+            return
+        bench = self.problem.benchmarks if self.mode == "submit" else []
+        cases = [self._placeholder(c, autotune.TUNE_FIRST) for c in self.problem.tests]
+        cases += [self._placeholder(c, autotune.TUNE_FULL) for c in bench]
+        self.progress({"stage": "compiling"})
+        self.activity = {"stage": "compiling"}
+        t0 = time.monotonic()
+        try:
+            msg = self._request(
+                self.problem.limits.compile_s, "compiling", op="precompile", cases=cases
+            )
+        finally:
+            self.activity = None
+            self._phase("precompile", t0)
+        if msg.get("op") == "precompiled":
+            self.result.phases["precompile_kernels"] = _count(msg.get("kernels"))
+        else:
+            log.info("precompile answered %s", str(msg)[:200])
+
+    def _placeholder(self, case: Case, tune: str) -> dict[str, Any]:
+        args = [
+            {"kind": "int", "value": case.params[a.name]}
+            if not a.is_tensor
+            else {
+                "kind": "tensor",
+                "dtype": a.dtype,
+                "shape": list(self.problem.shape(a, case.params)),
+            }
+            for a in self.problem.args
+        ]
+        return {"args": args, "tune": tune}
+
     # -- running cases ----------------------------------------------------------------------
     def _check_memory(self, when: str) -> None:
         """memory_limit_exceeded if the runner holds more GPU memory than the budget (gpumem.py)."""
@@ -515,7 +565,9 @@ class _Session:
                 return False, message, err
         return True, "", worst
 
-    def _call(self, key: str, new_shapes: bool = False) -> dict[str, Any]:
+    def _call(
+        self, key: str, new_shapes: bool = False, tune: str = autotune.TUNE_FIRST
+    ) -> dict[str, Any]:
         """An untimed call (a test case; the first call of a benchmark case)."""
         lim = self.problem.limits
         # A Triton kernel compiles (and an autotuned one tunes; under the interpreter, is checked
@@ -530,7 +582,9 @@ class _Session:
         host_limit = lim.call_s + (compile_s if jit else 0.0)
         t0 = time.monotonic()
         try:
-            msg = self._request(self._left(host_limit), "running", op="call", case=key, timed=False)
+            msg = self._request(
+                self._left(host_limit), "running", op="call", case=key, timed=False, tune=tune
+            )
         except Stop as e:
             if not (jit and e.verdict == Verdict.TIME_LIMIT_EXCEEDED):
                 raise
@@ -573,7 +627,8 @@ class _Session:
         cases = [c for c in self.problem.tests if self.dev == "cuda" or c.interpreter]
         failed: list[str] = []
         for i, case in enumerate(cases, 1):
-            self.progress({"stage": "testing", "index": i, "total": len(cases), "name": case.name})
+            self.activity = {"stage": "testing", "index": i, "total": len(cases), "name": case.name}
+            self.progress(self.activity)
             with self._timed("tests_make"), self._referee_memory():
                 inputs, expected, scales = self._make_case(case)
             key = f"t{i}"
@@ -594,6 +649,7 @@ class _Session:
             self.result.cases.append(CaseResult(case.name, ok, message, err))
             if not ok:
                 failed.append(case.name)
+        self.activity = None
         self._phase("tests", t0)
         if failed:
             first = next(c for c in self.result.cases if not c.passed)
@@ -615,9 +671,13 @@ class _Session:
         flusher = self.flusher or timing.L2Flusher.shared()
         cases = self.problem.benchmarks
         for i, case in enumerate(cases, 1):
-            self.progress(
-                {"stage": "benchmarking", "index": i, "total": len(cases), "name": case.name}
-            )
+            self.activity = {
+                "stage": "benchmarking",
+                "index": i,
+                "total": len(cases),
+                "name": case.name,
+            }
+            self.progress(self.activity)
             key = f"b{i}"
             with self._referee_memory():
                 bufs = self._alloc(case, key, keep=True)
@@ -633,6 +693,7 @@ class _Session:
             self._release(key, bufs)
             torch.cuda.empty_cache()
             self.result.benchmark.append(res)
+        self.activity = None
         self._phase("benchmark", t0)
 
     def _timed_call(
@@ -766,7 +827,7 @@ class _Session:
         inputs, expected, scales = self._make_case(case)
         self._fill(bufs, inputs)
         self._sync()
-        self._call(key, new_shapes=True)
+        self._call(key, new_shapes=True, tune=autotune.TUNE_FULL)
         ok, message, _ = self._check(bufs, expected, scales)
         if not ok:
             raise Stop(Verdict.WRONG_ANSWER, f"benchmark {case.name}: {message}")
@@ -876,9 +937,20 @@ class _Session:
 
     def _recv(self, timeout_s: float, what: str) -> dict[str, Any]:
         assert self.runner is not None
+        end = time.monotonic() + timeout_s
         try:
-            return self.runner.recv(timeout_s)
+            while True:
+                msg = self.runner.recv(max(0.0, end - time.monotonic()))
+                if msg.get("op") != "progress":
+                    return msg
+                self._runner_progress(msg)
         except RunnerTimeout as e:
+            if what == "compiling":
+                raise Stop(
+                    Verdict.TIME_LIMIT_EXCEEDED,
+                    f"compiling the kernels took longer than the compile limit "
+                    f"({self.problem.limits.compile_s:.0f} s)",
+                ) from e
             verdict = (
                 Verdict.TIME_LIMIT_EXCEEDED
                 if what in ("running", "loading")
@@ -899,6 +971,19 @@ class _Session:
             if what == "starting":
                 verdict = Verdict.INTERNAL_ERROR
             raise Stop(verdict, f"while {what}: {e.message}") from e
+
+    def _runner_progress(self, msg: dict[str, Any]) -> None:
+        """ "compiling kernel i of n" or "tuning config i of n" from the runner: untrusted, so
+        only two small counts are taken from it, and only while something is under way."""
+        if self.activity is None:
+            return
+        done, total = _count(msg.get("done")), _count(msg.get("total"))
+        word = "tuning config" if msg.get("kind") == "tune" else "compiling kernel"
+        now = time.monotonic()
+        # At most two a second (each is a database write in the worker), and the last one.
+        if 0 < done <= total and (done == total or now - self.detail_at >= 0.5):
+            self.detail_at = now
+            self.progress({**self.activity, "detail": f"{word} {done} of {total}"})
 
     def _raise_if_error(self, msg: dict[str, Any]) -> None:
         if msg.get("op") == "error":

@@ -68,7 +68,7 @@ class Check:
 
 @dataclass(frozen=True)
 class Limits:
-    compile_s: float = 90.0
+    compile_s: float = 120.0
     call_s: float = 10.0
     total_s: float = 300.0
     # Host memory the sandboxed runner may use, and device memory a submission may allocate

@@ -23,11 +23,11 @@ export function stageText(ev) {
     case "requeued":
       return "Worker lost — re-queued";
     case "compiling":
-      return "Compiling…";
+      return ev.detail ? `Compiling — ${ev.detail}` : "Compiling…";
     case "testing":
-      return `Test ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}`;
+      return `Test ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}${ev.detail ? ` (${ev.detail})` : ""}`;
     case "benchmarking":
-      return `Benchmark ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}`;
+      return `Benchmark ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}${ev.detail ? ` (${ev.detail})` : ""}`;
     case "done":
       return (ev.verdict || "done").replaceAll("_", " ");
     default:
