@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app import submissions
 from app.api.main import api_router
 from app.core import throttle
+from app.core.bodylimit import BodyLimit
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
 from app.core.hashpool import HashPool
@@ -74,6 +75,8 @@ def create_app(
     )
     # Outermost: at most as many requests inside the app as it has database connections.
     app.add_middleware(RequestSlots, slots=_connection_capacity(settings))
+    # Outermost of all: a body over the limit is refused before it is read or waits for a slot.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(api_router, prefix="/api/v1")
     app.include_router(pages_router)
     errors.install(app)

@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     # empty means "this host's kind" (KERNELDOJO_GPU_KIND or the GPU detected, else cpu).
     GPU_KINDS: list[str] = Field(default_factory=list)
     MAX_SOURCE_BYTES: int = 64 * 1024
+    # Largest request body read at all (app/core/bodylimit.py); 0: 4 x MAX_SOURCE_BYTES + 16 KiB,
+    # room for a source in JSON (escapes) with its other fields. Set the proxy's limit likewise.
+    MAX_BODY_BYTES: int = 0
     SUBMISSIONS_PER_MINUTE: int = 10
     # A submission `running` with no heartbeat for this long is re-queued by the sweeper.
     STUCK_AFTER_S: float = 120.0
@@ -65,6 +68,10 @@ class Settings(BaseSettings):
         if self.DATABASE_URL:
             return self.DATABASE_URL
         return f"sqlite:///{(self.DATA_DIR / 'kerneldojo.db').resolve()}"
+
+    @property
+    def max_body_bytes(self) -> int:
+        return self.MAX_BODY_BYTES or 4 * self.MAX_SOURCE_BYTES + 16 * 1024
 
     @property
     def broker_url(self) -> str:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 from sse_starlette.sse import EventSourceResponse
@@ -60,9 +62,53 @@ def detail(session: Session, sub: Submission, viewer: User | None) -> Submission
     )
 
 
-@router.post("", response_model=SubmissionPublic, status_code=201)
+async def submission_body(request: Request, _: CurrentUser) -> SubmissionCreate:
+    """The JSON body, read only once its sender is authenticated (``CurrentUser`` runs first).
+
+    A body parameter would be read and parsed by FastAPI before any dependency runs, so an
+    anonymous client could make the server parse whatever it sends; the size is capped before
+    this by ``app.core.bodylimit``.
+    """
+    try:
+        return SubmissionCreate.model_validate_json(await request.body())
+    except ValidationError as e:
+        errors = [{**err, "loc": ("body", *err["loc"])} for err in e.errors(include_url=False)]
+        raise RequestValidationError(errors) from e
+
+
+def _inlined(schema: dict[str, Any]) -> dict[str, Any]:
+    """A model's JSON schema with its ``$defs`` inlined, for an OpenAPI request body."""
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            ref = node.get("$ref", "")
+            if ref.startswith("#/$defs/"):
+                return walk(
+                    {
+                        **defs[ref.removeprefix("#/$defs/")],
+                        **{k: v for k, v in node.items() if k != "$ref"},
+                    }
+                )
+            return {k: walk(v) for k, v in node.items()}
+        if isinstance(node, list):
+            return [walk(v) for v in node]
+        return node
+
+    return dict(walk(schema))
+
+
+_BODY_DOC: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": _inlined(SubmissionCreate.model_json_schema())}},
+    }
+}
+
+
+@router.post("", response_model=SubmissionPublic, status_code=201, openapi_extra=_BODY_DOC)
 def create_submission(
-    data: SubmissionCreate,
+    data: Annotated[SubmissionCreate, Depends(submission_body)],
     session: SessionDep,
     user: CurrentUser,
     registry: RegistryDep,
