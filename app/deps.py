@@ -14,6 +14,7 @@ from fastapi import Depends, HTTPException, Request
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
+from app import sessions
 from app.core.config import Settings
 from app.core.security import csrf_matches, hash_token, new_csrf_token
 from app.models import ApiToken, User, utcnow
@@ -77,12 +78,8 @@ def get_optional_user(request: Request, session: SessionDep) -> User | None:
         session.add(row)
         session.commit()
         return session.get(User, row.user_id)
-    uid = request.session.get("uid")
-    if uid is None:
-        return None
-    user = session.get(User, uid)
+    user = sessions.current_user(session, request)
     if user is None:
-        request.session.clear()
         return None
     if request.method not in SAFE_METHODS and not csrf_matches(
         request.session.get("csrf"), request.headers.get("x-csrf-token")

@@ -85,6 +85,17 @@ class ApiTokenCreated(ApiTokenPublic):
     token: str
 
 
+# --- server-side sessions (app/sessions.py) ---------------------------------------------
+
+
+class UserSession(SQLModel, table=True):
+    # SHA-256 of the random token in the signed cookie.
+    id: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime
+
+
 # --- log-in throttling (app/core/throttle.py) --------------------------------------------
 
 

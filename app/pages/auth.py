@@ -9,7 +9,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from app import accounts, login_guard
+from app import accounts, login_guard, sessions
 from app.api.routes.auth import start_session
 from app.deps import SessionDep
 from app.models import UserCreate
@@ -71,7 +71,7 @@ async def signup(
         return await run_in_threadpool(again, e.status, str(e))
     except login_guard.Throttled as e:
         return await run_in_threadpool(again, 429, str(e).capitalize() + ".", e.headers())
-    start_session(request, user)
+    await start_session(request, user)
     response = RedirectResponse(_safe_next(next), status_code=303)
     login_guard.remember_device(request, response, user)
     return response
@@ -113,13 +113,22 @@ async def login(
             username=username,
             next=next,
         )
-    start_session(request, user)
+    await start_session(request, user)
     response = RedirectResponse(_safe_next(next), status_code=303)
     login_guard.remember_device(request, response, user)
     return response
 
 
 @router.post("/logout", dependencies=[CsrfChecked])
-def logout(request: Request) -> Response:
-    request.session.clear()
+def logout(request: Request, session: SessionDep) -> Response:
+    sessions.end(session, request)
     return RedirectResponse("/problems", status_code=303)
+
+
+@router.post("/logout/everywhere", dependencies=[CsrfChecked])
+def logout_everywhere(request: Request, user: PageUser, session: SessionDep) -> Response:
+    """Every session of this user ends, on every browser, this one too."""
+    if user is not None and user.id is not None:
+        sessions.revoke_all(session, user.id)
+    request.session.clear()
+    return RedirectResponse("/login", status_code=303)

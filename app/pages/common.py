@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse
 from fastapi.templating import Jinja2Templates
 from sqlmodel import Session
 
+from app import sessions
 from app.core.security import csrf_matches
 from app.deps import SessionDep, csrf_token
 from app.models import User
@@ -42,8 +43,7 @@ templates.env.filters["dt"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else "
 
 
 def page_user(request: Request, session: SessionDep) -> User | None:
-    uid = request.session.get("uid")
-    return session.get(User, uid) if uid is not None else None
+    return sessions.current_user(session, request)
 
 
 PageUser = Annotated[User | None, Depends(page_user)]

@@ -8,7 +8,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from app.models import User
+from app import sessions
+from app.core.inputs import BadInput
 from app.pages.common import render, session_of
 
 
@@ -18,8 +19,7 @@ def install(app: FastAPI) -> None:
         if request.url.path.startswith("/api/") or request.url.path.startswith("/static/"):
             return await http_exception_handler(request, exc)
         with session_of(request) as s:
-            uid = request.session.get("uid")
-            user = s.get(User, uid) if uid is not None else None
+            user = sessions.current_user(s, request)
             return render(
                 request,
                 "error.html",
@@ -32,3 +32,14 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         return await request_validation_exception_handler(request, exc)
+
+    # Text or numbers no column can hold (app/core/inputs.py), and text that cannot even be
+    # encoded (an unpaired surrogate reaching a hash): the sender's mistake, so a 400.
+    @app.exception_handler(BadInput)
+    async def bad_input(request: Request, exc: BadInput) -> Response:
+        return await http_error(request, StarletteHTTPException(400, str(exc)))
+
+    @app.exception_handler(UnicodeEncodeError)
+    async def bad_text(request: Request, exc: UnicodeEncodeError) -> Response:
+        detail = "text must be valid Unicode (an unpaired surrogate was sent)"
+        return await http_error(request, StarletteHTTPException(400, detail))

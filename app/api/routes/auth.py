@@ -6,9 +6,10 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel
+from starlette.concurrency import run_in_threadpool
 
-from app import accounts, login_guard
-from app.deps import CurrentUser, csrf_token
+from app import accounts, login_guard, sessions
+from app.deps import CurrentUser, SessionDep
 from app.models import User, UserCreate, UserPublic
 
 router = APIRouter(prefix="/auth", tags=["auth"])
@@ -19,10 +20,9 @@ class Login(BaseModel):
     password: str
 
 
-def start_session(request: Request, user: User) -> None:
-    request.session.clear()  # a fresh session on log-in (no fixation)
-    request.session["uid"] = user.id
-    csrf_token(request)
+async def start_session(request: Request, user: User) -> None:
+    """A server-side session record and a fresh cookie (app/sessions.py)."""
+    await run_in_threadpool(sessions.start, request.app.state.engine, request, user)
 
 
 # Both are async: they wait for the hash pool without holding a thread, a database
@@ -35,7 +35,7 @@ async def signup(request: Request, response: Response, data: UserCreate) -> Any:
         raise HTTPException(e.status, str(e)) from e
     except login_guard.Throttled as e:
         raise HTTPException(429, str(e), headers=e.headers()) from e
-    start_session(request, user)
+    await start_session(request, user)
     login_guard.remember_device(request, response, user)
     return user
 
@@ -48,13 +48,22 @@ async def login(request: Request, response: Response, data: Login) -> Any:
         raise HTTPException(429, str(e), headers=e.headers()) from e
     if user is None:
         raise HTTPException(401, "wrong username or password")
-    start_session(request, user)
+    await start_session(request, user)
     login_guard.remember_device(request, response, user)
     return user
 
 
 @router.post("/logout", status_code=204)
-def logout(request: Request, user: CurrentUser) -> None:
+def logout(request: Request, session: SessionDep, user: CurrentUser) -> None:
+    """Ends this session on the server too: a copy of the cookie stops working."""
+    sessions.end(session, request)
+
+
+@router.post("/logout-everywhere", status_code=204)
+def logout_everywhere(request: Request, session: SessionDep, user: CurrentUser) -> None:
+    """Ends every session of the user, this one included."""
+    assert user.id is not None
+    sessions.revoke_all(session, user.id)
     request.session.clear()
 
 

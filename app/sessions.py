@@ -1,0 +1,90 @@
+"""Server-side session records, so that a log-in can be revoked.
+
+The signed cookie (Starlette's SessionMiddleware) carries the user's id and a random
+session token; the database keeps a SHA-256 of the token per live session. A request is
+logged in only while its record exists and has not expired: log-out deletes the record
+(a copied cookie stops working), a password change deletes the user's other records,
+"log out everywhere" deletes them all. One indexed read per logged-in request.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from fastapi import Request
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, col, delete
+
+from app.core.security import hash_token
+from app.models import User, UserSession, utcnow
+
+
+def _csrf(request: Request) -> None:
+    from app.deps import csrf_token  # deps imports this module
+
+    csrf_token(request)
+
+
+def start(engine: Engine, request: Request, user: User) -> None:
+    """A fresh session for ``user`` (no fixation: the old cookie's contents are dropped)."""
+    assert user.id is not None
+    token = secrets.token_urlsafe(32)
+    max_age = request.app.state.settings.SESSION_MAX_AGE_S
+    with Session(engine) as db:
+        db.add(
+            UserSession(
+                id=hash_token(token),
+                user_id=user.id,
+                expires_at=utcnow() + timedelta(seconds=max_age),
+            )
+        )
+        db.commit()
+    request.session.clear()
+    request.session["uid"] = user.id
+    request.session["sid"] = token
+    _csrf(request)
+
+
+def current_user(db: Session, request: Request) -> User | None:
+    """The session's user while its record lives; otherwise the cookie is emptied."""
+    uid, token = request.session.get("uid"), request.session.get("sid")
+    if uid is None:
+        return None
+    row = db.get(UserSession, hash_token(str(token))) if token else None
+    if row is None or row.user_id != uid or _expired(row):
+        request.session.clear()
+        return None
+    user = db.get(User, uid)
+    if user is None:
+        request.session.clear()
+    return user
+
+
+def _expired(row: UserSession) -> bool:
+    exp = row.expires_at
+    if exp.tzinfo is None:
+        from datetime import UTC
+
+        exp = exp.replace(tzinfo=UTC)
+    return exp <= utcnow()
+
+
+def end(db: Session, request: Request) -> None:
+    """Log-out: this session's record goes, so a copy of the cookie is worth nothing."""
+    token = request.session.get("sid")
+    if token:
+        db.exec(delete(UserSession).where(col(UserSession.id) == hash_token(str(token))))
+        db.commit()
+    request.session.clear()
+
+
+def revoke_all(db: Session, user_id: int, keep: Request | None = None) -> int:
+    """Delete every session of the user (but ``keep``'s own, when given)."""
+    stmt = delete(UserSession).where(col(UserSession.user_id) == user_id)
+    token = keep.session.get("sid") if keep is not None else None
+    if token:
+        stmt = stmt.where(col(UserSession.id) != hash_token(str(token)))
+    n = db.exec(stmt).rowcount
+    db.commit()
+    return int(n or 0)
