@@ -83,10 +83,25 @@ def serve(
     _logging()
     kind = gpu_kind()
     os.environ["KERNELDOJO_GPU_KIND"] = kind  # the web app and its worker agree on the queue
+    from app.core import secret_key
     from app.core.config import get_settings
     from app.core.db import migrate
 
     settings = get_settings()
+    try:
+        key = secret_key.key_for(settings, host)
+    except secret_key.SecretKeyError as e:
+        raise SystemExit(f"refusing to serve on {host} with the example SECRET_KEY: {e}") from e
+    if key is not None:
+        # Through the environment, so that every web process (--workers) reads the same key.
+        os.environ["SECRET_KEY"] = key
+        get_settings.cache_clear()
+        settings = get_settings()
+        log.warning(
+            "no SECRET_KEY set: serving on %s with the key generated in %s",
+            host,
+            secret_key.key_path(settings),
+        )
     migrate(settings.database_url)
     log.info(
         "database: %s; broker: %s; grading on: %s",
