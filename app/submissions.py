@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, or_, update
@@ -96,6 +96,27 @@ def create(
     session.commit()
     session.refresh(sub)
     return sub
+
+
+def send(engine: Engine, enqueue: Callable[[int, str], None], sub_id: int, gpu_kind: str) -> bool:
+    """Put a stored submission's id on its queue; False when the broker is unreachable.
+
+    The row stays ``queued``, dated as if sent long ago, so that the sweeper's next pass (every
+    SWEEP_EVERY_S) sends it once the broker is back: the learner need not submit again.
+    """
+    try:
+        enqueue(sub_id, gpu_kind)
+        return True
+    except Exception:
+        log.warning("submission %s: the broker is unreachable; the sweeper will send it", sub_id)
+        t = Submission.__table__  # type: ignore[attr-defined]
+        with engine.begin() as conn:
+            conn.execute(
+                update(t)
+                .where(t.c.id == sub_id, t.c.status == Status.QUEUED)
+                .values(enqueued_at=datetime(1970, 1, 1, tzinfo=UTC))
+            )
+        return False
 
 
 def queue_position(session: Session, sub: Submission) -> int | None:

@@ -10,6 +10,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
+from app.core.inputs import guard_engine
+
 log = logging.getLogger(__name__)
 ALEMBIC_INI = Path(__file__).resolve().parents[2] / "alembic.ini"
 
@@ -32,6 +34,7 @@ def make_engine(url: str, pool_size: int | None = None, max_overflow: int | None
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
     engine = create_engine(url, **kwargs)
+    guard_engine(engine)  # NUL, unpaired surrogates, ints beyond 64 bits: BadInput, not a 500
     if url.startswith("sqlite"):
         event.listen(engine, "connect", _sqlite_pragmas)
     return engine

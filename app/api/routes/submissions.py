@@ -7,8 +7,9 @@ import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -106,10 +107,23 @@ _BODY_DOC: dict[str, Any] = {
 }
 
 
-@router.post("", response_model=SubmissionPublic, status_code=201, openapi_extra=_BODY_DOC)
+QUEUED_LATER = (
+    "Your submission is saved and queued, but the judge's queue is unreachable right now; "
+    "it will be sent when the queue returns. No need to submit again."
+)
+
+
+@router.post(
+    "",
+    response_model=SubmissionPublic,
+    status_code=201,
+    openapi_extra=_BODY_DOC,
+    responses={202: {"description": "stored; sent to the queue when the broker returns"}},
+)
 def create_submission(
     data: Annotated[SubmissionCreate, Depends(submission_body)],
     session: SessionDep,
+    engine: EngineDep,
     user: CurrentUser,
     registry: RegistryDep,
     settings: SettingsDep,
@@ -123,18 +137,24 @@ def create_submission(
     except submissions.SubmissionError as e:
         raise HTTPException(e.status, str(e)) from e
     assert sub.id is not None
-    enqueue(sub.id, kind)
-    return public(sub, user.username, user)
+    out = public(sub, user.username, user)
+    if not submissions.send(engine, enqueue, sub.id, kind):
+        body = {**out.model_dump(mode="json"), "notice": QUEUED_LATER}
+        return JSONResponse(body, status_code=202)
+    return out
 
 
 @router.get("", response_model=list[SubmissionPublic])
 def my_submissions(
-    session: SessionDep, user: CurrentUser, problem: str | None = None, limit: int = 50
+    session: SessionDep,
+    user: CurrentUser,
+    problem: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Any:
     q = select(Submission).where(Submission.user_id == user.id)
     if problem:
         q = q.where(Submission.problem == problem)
-    rows = session.exec(q.order_by(col(Submission.id).desc()).limit(min(limit, 200))).all()
+    rows = session.exec(q.order_by(col(Submission.id).desc()).limit(limit)).all()
     return [public(s, user.username, user) for s in rows]
 
 
