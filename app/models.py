@@ -157,6 +157,8 @@ class Submission(SubmissionBase, table=True):
     progress_json: str | None = Field(default=None, sa_column=Column(Text))
     # Bumped by every claim; a result is recorded only by the claim that is still current.
     attempt: int = 0
+    # Claims since a person last queued it (submitted, rejudged): capped (app/retries.py).
+    tries: int = 0
     hidden: bool = False
     worker: str | None = None
     created_at: datetime = Field(default_factory=utcnow, index=True)

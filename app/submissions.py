@@ -14,11 +14,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, or_, update
+from sqlalchemy import func, update
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
+from app import retries
 from app.models import Status, Submission, SubmissionCreate, User, utcnow
 from worker.grading.schema import Problem
 
@@ -137,8 +138,15 @@ def queue_position(session: Session, sub: Submission) -> int | None:
 # --- the worker's side -------------------------------------------------------------------
 
 
-def claim(engine: Engine, sub_id: int, worker: str, stale_s: float) -> int | None:
-    """Take a queued row (or one whose claimer went silent); return the new attempt number."""
+def claim(
+    engine: Engine, sub_id: int, worker: str, stale_s: float, takeover: str | None = None
+) -> int | None:
+    """Take a queued row (or one whose claimer went silent); return the new attempt number.
+
+    ``takeover``: a claimer known to be dead (a grading process of this worker that was
+    killed: ``worker/tasks.py``), whose row is taken at once rather than after ``stale_s``.
+    A row that has used up its tries is finished as ``internal_error`` instead (``retries``).
+    """
     now = utcnow()
     stale = now - timedelta(seconds=stale_s)
     t = Submission.__table__  # type: ignore[attr-defined]
@@ -147,23 +155,23 @@ def claim(engine: Engine, sub_id: int, worker: str, stale_s: float) -> int | Non
             update(t)
             .where(
                 t.c.id == sub_id,
-                or_(
-                    t.c.status == Status.QUEUED,
-                    (t.c.status == Status.RUNNING) & (t.c.heartbeat_at < stale),
-                ),
+                t.c.tries < retries.MAX_TRIES,
+                retries.claimable(t, stale, takeover),
             )
             .values(
                 status=Status.RUNNING,
                 attempt=t.c.attempt + 1,
+                tries=t.c.tries + 1,
                 started_at=now,
                 heartbeat_at=now,
                 worker=worker,
                 progress_json=json.dumps({"stage": "starting"}),
             )
         )
-        if res.rowcount != 1:
-            return None
-        return int(conn.execute(core_select(t.c.attempt).where(t.c.id == sub_id)).scalar_one())
+        if res.rowcount == 1:
+            return int(conn.execute(core_select(t.c.attempt).where(t.c.id == sub_id)).scalar_one())
+    retries.give_up(engine, sub_id, stale, takeover)
+    return None
 
 
 def report_progress(engine: Engine, sub_id: int, attempt: int, event: dict[str, Any]) -> bool:
@@ -260,6 +268,7 @@ def requeue(session: Session, sub: Submission) -> None:
     """Rejudge: back to queued with a fresh attempt; the old result is kept until replaced."""
     sub.status = Status.QUEUED
     sub.attempt += 1  # invalidates any worker still busy with the previous claim
+    sub.tries = 0  # a person asked for it: the retry cap starts again
     sub.enqueued_at = utcnow()
     sub.progress_json = json.dumps({"stage": "queued"})
     session.add(sub)

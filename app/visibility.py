@@ -76,10 +76,15 @@ def may_see_code(session: Session, viewer: User | None, sub: Submission) -> bool
     return has_solved(session, viewer.id, sub.problem)
 
 
+def learner_message(result: dict[str, Any] | None) -> str:
+    """What a learner reads for an ``internal_error``: written for them, never the judge's own."""
+    return str((result or {}).get("learner_message") or LEARNER_INTERNAL_MESSAGE)
+
+
 def message_for(sub: Submission, *, code: bool, admin: bool) -> str:
     """The verdict's message as this viewer may see it."""
     if sub.verdict == INTERNAL_ERROR and not admin:
-        return LEARNER_INTERNAL_MESSAGE
+        return learner_message(sub.result)
     return sub.message if code else ""
 
 
@@ -91,7 +96,7 @@ def result_for(result: dict[str, Any] | None, *, code: bool, admin: bool) -> dic
     if not admin:
         out.pop("internal", None)
         if out.get("verdict") == INTERNAL_ERROR:
-            out["message"] = LEARNER_INTERNAL_MESSAGE
+            out["message"] = learner_message(result)
     if code:
         return out
     out["cases"] = [{k: c.get(k) for k in _CASE_KEYS} for c in out.get("cases") or []]

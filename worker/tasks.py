@@ -38,14 +38,21 @@ def enqueue(sub_id: int, gpu_kind: str) -> None:
 
 @celery.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
 def grade_submission(self: Task, sub_id: int) -> None:
-    run(sub_id, worker=str(self.request.hostname or "worker"))
+    # The grading process's pid names the claim, so that a sibling can tell it died.
+    run(sub_id, worker=f"{self.request.hostname or 'worker'}/{os.getpid()}")
 
 
 def run(sub_id: int, worker: str) -> bool:
     """Grade one submission if it can be claimed; True when this call recorded its result."""
     settings = get_settings()
     eng = engine()
-    attempt = submissions.claim(eng, sub_id, worker, stale_s=settings.STUCK_AFTER_S)
+    attempt = submissions.claim(
+        eng,
+        sub_id,
+        worker,
+        stale_s=settings.STUCK_AFTER_S,
+        takeover=_dead_claimer(eng, sub_id, worker),
+    )
     if attempt is None:
         log.info("submission %s: already claimed or done; skipping", sub_id)
         return False
@@ -77,6 +84,40 @@ def run(sub_id: int, worker: str) -> bool:
     else:
         log.warning("submission %s: attempt %d was superseded; result discarded", sub_id, attempt)
     return ok
+
+
+def _dead_claimer(eng: Engine, sub_id: int, me: str) -> str | None:
+    """The claim on this row if it was made by a grading process of this worker that is gone.
+
+    When a grading process is killed (out of memory, a crash), Celery's parent process
+    re-delivers its task at once (``reject_on_worker_lost``) to a new grading process, which
+    used to find the row ``running`` with a fresh heartbeat and skip it: the learner waited
+    STUCK_AFTER_S for the sweeper. A claim named ``<this worker>/<pid>`` whose pid is no longer
+    a live process (gone, or a zombie not yet reaped) can be taken over at once.
+    """
+    with Session(eng) as s:
+        sub = s.get(Submission, sub_id)
+        holder = sub.worker if sub is not None and sub.status == "running" else None
+    if not holder or holder == me:
+        return None
+    host, _, pid = holder.rpartition("/")
+    if host != me.rpartition("/")[0] or not pid.isdigit():
+        return None
+    return holder if not _alive(int(pid)) else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rpartition(")")[2].split()[0] != "Z"
+    except OSError:
+        return True  # no /proc: trust kill()
 
 
 _pool: Any = None  # a warm runner (torch already imported) for the next submission
