@@ -20,6 +20,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app import retries
+from app.core.inputs import clean_text
 from app.models import Status, Submission, SubmissionCreate, User, utcnow
 from worker.grading.schema import Problem
 
@@ -204,7 +205,7 @@ def record(engine: Engine, sub_id: int, attempt: int, result: dict[str, Any]) ->
             .values(
                 status=Status.DONE,
                 verdict=str(result.get("verdict")),
-                message=str(result.get("message") or "")[:2000],
+                message=clean_text(str(result.get("message") or ""))[:2000],
                 score_ms=result.get("score_ms"),
                 result_json=json.dumps(result),
                 finished_at=utcnow(),

@@ -25,6 +25,12 @@ from app.models import Submission
 from worker.celery_app import TASK_NAME, celery
 
 log = logging.getLogger(__name__)
+PROGRESS_RETRY_S = (0.05, 0.2)
+RECORD_RETRY_S = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
+JUDGE_FAILED = (
+    "The judge failed on its side, not because of your code. "
+    "An instructor can see why and rejudge it."
+)
 
 
 @lru_cache
@@ -78,7 +84,7 @@ def run(sub_id: int, worker: str) -> bool:
         )
     finally:
         stop.set()
-    ok = submissions.record(eng, sub_id, attempt, result)
+    ok = _record(eng, sub_id, attempt, result)
     if ok:
         log.info("submission %s: %s in %.1fs", sub_id, result.get("verdict"), time.monotonic() - t0)
     else:
@@ -167,7 +173,10 @@ def _grade(
             "problem": slug,
             "language": language,
             "device": kind,
-            "message": f"the judge failed: {type(e).__name__}: {e}",
+            # Learners read this; the exception (a driver's message, a path) is for admins.
+            "message": JUDGE_FAILED,
+            "learner_message": JUDGE_FAILED,
+            "internal": f"the judge failed: {type(e).__name__}: {e}",
             "cases": [],
             "benchmark": [],
             "score_ms": None,
@@ -175,8 +184,39 @@ def _grade(
 
 
 def _progress(eng: Engine, sub_id: int, attempt: int, event: dict[str, Any]) -> None:
-    if not submissions.report_progress(eng, sub_id, attempt, dict(event)):
-        log.warning("submission %s: attempt %d no longer current", sub_id, attempt)
+    """Best effort: a progress write that fails is retried briefly, then skipped.
+
+    Progress only feeds the live view; a dropped database connection here used to escape
+    into the grader and end the submission as a permanent internal_error.
+    """
+    for delay in (*PROGRESS_RETRY_S, None):
+        try:
+            if not submissions.report_progress(eng, sub_id, attempt, dict(event)):
+                log.warning("submission %s: attempt %d no longer current", sub_id, attempt)
+            return
+        except Exception as e:
+            if delay is None:
+                log.warning("submission %s: progress not written (%s); skipped", sub_id, e)
+                return
+            time.sleep(delay)
+
+
+def _record(eng: Engine, sub_id: int, attempt: int, result: dict[str, Any]) -> bool:
+    """The result must be written: retried with back-off over ~15 s (a database restart).
+
+    If it still fails, the row stays ``running`` and the sweeper re-queues it once its
+    heartbeat is stale (a try counted towards the retry cap, app/retries.py).
+    """
+    for delay in (*RECORD_RETRY_S, None):
+        try:
+            return submissions.record(eng, sub_id, attempt, result)
+        except Exception as e:
+            if delay is None:
+                log.error("submission %s: result not written (%s); left to the sweeper", sub_id, e)
+                return False
+            log.warning("submission %s: result write failed (%s); retrying", sub_id, e)
+            time.sleep(delay)
+    return False
 
 
 def _heartbeat(eng: Engine, sub_id: int, attempt: int, stop: threading.Event) -> None:
