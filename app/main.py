@@ -24,6 +24,7 @@ from app.core.hashpool import HashPool
 from app.pages import errors
 from app.pages import router as pages_router
 from app.problems import ProblemRegistry
+from app.streams import StreamSlots
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -64,6 +65,7 @@ def create_app(
     )
     app.state.registry = ProblemRegistry(settings.PROBLEMS_DIR)
     app.state.enqueue = enqueue if enqueue is not None else celery_enqueue
+    app.state.streams = StreamSlots(settings.SSE_MAX_TOTAL, settings.SSE_MAX_PER_CLIENT)
     app.state.hash_pool = HashPool()
     app.add_middleware(
         SessionMiddleware,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
@@ -14,6 +15,7 @@ from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 from sse_starlette.sse import EventSourceResponse
+from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from app import submissions, visibility
@@ -35,6 +37,7 @@ from app.models import (
     SubmissionPublic,
     User,
 )
+from app.streams import StreamSlots
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
 POLL_S = 0.25
@@ -200,26 +203,52 @@ def snapshot(
 
 @router.get("/{sub_id}/events")
 async def submission_events(
-    sub_id: int, request: Request, engine: EngineDep
+    sub_id: int, request: Request, engine: EngineDep, settings: SettingsDep
 ) -> EventSourceResponse:
-    """Server-sent events: one ``progress`` event per change, then ``done`` with the verdict."""
+    """Server-sent events: one ``progress`` event per change, then ``done`` with the verdict.
+
+    Capped (``app/streams.py``): over a cap, 429; after SSE_MAX_S, a ``timeout`` event ends
+    the stream. Either way the client polls ``GET /api/v1/submissions/{id}`` instead.
+    """
     seen = await run_in_threadpool(access, engine, request, sub_id)
     if seen is None:
         raise HTTPException(404, "no such submission")
     code, admin = seen
+    slots: StreamSlots = request.app.state.streams
+    client = request.client.host if request.client else "?"
+    refused = slots.acquire(client)
+    if refused:
+        raise HTTPException(429, refused, headers={"Retry-After": "10"})
+    deadline = time.monotonic() + settings.SSE_MAX_S
+    held = [True]
+
+    def release() -> None:  # once, from whichever ends first: the stream or the response
+        if held[0]:
+            held[0] = False
+            slots.release(client)
 
     async def stream() -> AsyncIterator[dict[str, str]]:
-        last = None
-        while not await request.is_disconnected():
-            ev = await run_in_threadpool(snapshot, engine, sub_id, code, admin)
-            if ev is None:
-                return
-            data = json.dumps(ev, sort_keys=True)
-            if data != last:
-                last = data
-                yield {"event": "done" if ev["status"] == Status.DONE else "progress", "data": data}
-            if ev["status"] == Status.DONE:
-                return
-            await asyncio.sleep(POLL_S)
+        try:
+            last = None
+            while not await request.is_disconnected():
+                ev = await run_in_threadpool(snapshot, engine, sub_id, code, admin)
+                if ev is None:
+                    return
+                data = json.dumps(ev, sort_keys=True)
+                if data != last:
+                    last = data
+                    kind = "done" if ev["status"] == Status.DONE else "progress"
+                    yield {"event": kind, "data": data}
+                if ev["status"] == Status.DONE:
+                    return
+                if time.monotonic() > deadline:
+                    yield {
+                        "event": "timeout",
+                        "data": json.dumps({"poll": f"/api/v1/submissions/{sub_id}"}),
+                    }
+                    return
+                await asyncio.sleep(POLL_S)
+        finally:
+            release()
 
-    return EventSourceResponse(stream(), ping=10)
+    return EventSourceResponse(stream(), ping=10, background=BackgroundTask(release))

@@ -1,6 +1,27 @@
 // Live progress of a submission over server-sent events, and the small renderers around it.
 
 export function followSubmission(id, onProgress, onDone) {
+  // Live over SSE; when the server refuses a stream (its caps) or ends one (its time limit),
+  // poll the submission instead until it is done.
+  let polling = false;
+  const poll = async () => {
+    if (polling) return;
+    polling = true;
+    for (;;) {
+      try {
+        const r = await fetch(`/api/v1/submissions/${id}`);
+        if (r.ok) {
+          const sub = await r.json();
+          const ev = { ...(sub.progress || {}), status: sub.status, verdict: sub.verdict,
+                       queue_position: sub.queue_position, message: sub.message };
+          if (sub.status === "queued") ev.stage = "queued";
+          if (sub.status === "done") { ev.stage = "done"; onProgress(ev); onDone(ev); return; }
+          onProgress(ev);
+        }
+      } catch (e) { /* offline for a moment: try again */ }
+      await new Promise((res) => setTimeout(res, 3000));
+    }
+  };
   const es = new EventSource(`/api/v1/submissions/${id}/events`);
   es.addEventListener("progress", (m) => onProgress(JSON.parse(m.data)));
   es.addEventListener("done", (m) => {
@@ -8,8 +29,10 @@ export function followSubmission(id, onProgress, onDone) {
     onProgress(JSON.parse(m.data));
     onDone(JSON.parse(m.data));
   });
+  es.addEventListener("timeout", () => { es.close(); poll(); });
   es.onerror = () => {
-    // The browser reconnects by itself; a finished stream is closed above.
+    // A refused stream (429) closes for good: poll. Otherwise the browser reconnects by itself.
+    if (es.readyState === EventSource.CLOSED) poll();
   };
   return es;
 }
