@@ -42,7 +42,7 @@ def test_nul_bytes_and_surrogates_in_text(client: TestClient) -> None:
     r = client.post("/api/v1/submissions", json={**sub, "source": GOOD + "\x00"}, headers=h)
     _clear_4xx(r, "NUL")
     kw = _json({**sub, "source": GOOD + "\ud800"}, **h)
-    r = client.post("/api/v1/submissions", **kw)  # type: ignore[arg-type]
+    r = client.post("/api/v1/submissions", **kw)
     _clear_4xx(r, "escape")  # pydantic's JSON parser refuses it
     _clear_4xx(client.get("/api/v1/submissions?problem=%00"), "NUL")
     _clear_4xx(client.get("/api/v1/problems/a%00b"))
@@ -57,8 +57,8 @@ def test_nul_bytes_and_surrogates_in_text(client: TestClient) -> None:
         {"username": "alice", "password": "pass\ud800word123"},
         {"username": "al\ud800ce", "password": "password123"},
     ):
-        _clear_4xx(other.post("/api/v1/auth/login", **_json(body)))  # type: ignore[arg-type]
-        _clear_4xx(other.post("/api/v1/auth/signup", **_json(body)))  # type: ignore[arg-type]
+        _clear_4xx(other.post("/api/v1/auth/login", **_json(body)))
+        _clear_4xx(other.post("/api/v1/auth/signup", **_json(body)))
     _clear_4xx(other.post("/login", data={"username": "a\x00b", "password": "password123"}))
     r = client.post("/api/v1/tokens", json={"name": "t\x00"}, headers=h)
     _clear_4xx(r)

@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pytest
 
 from app import retries
-from app.models import Status
+from app.models import Status, Submission
 from tests.worker.conftest import ACCEPTED, SLOW, Stack
 
 pytestmark = pytest.mark.timeout(300)
@@ -26,9 +26,11 @@ def test_killed_grading_processes_are_retried_promptly_then_given_up(
     sid = st.submit(SLOW)
     for n in range(1, retries.MAX_TRIES + 1):
         t0 = time.monotonic()
-        sub = st.wait_for(
-            sid, lambda s, n=n: s.status == Status.RUNNING and s.attempt == n, timeout=120
-        )
+
+        def claimed(s: Submission, n: int = n) -> bool:
+            return s.status == Status.RUNNING and s.attempt == n
+
+        sub = st.wait_for(sid, claimed, timeout=120)
         if n > 1:
             assert time.monotonic() - t0 < 60, "the re-delivered task waited for the sweeper"
         child = int((sub.worker or "").rpartition("/")[2])
