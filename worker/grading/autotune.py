@@ -92,7 +92,14 @@ def policy(mode: str | None, report: Callable[[int, int], None] | None = None) -
             return original(self, *args, **kwargs)
         if mode == TUNE_FIRST:
             _seen.add(self)
-            return _with_benchmarker(self, first_working(), lambda: original(self, *args, **kwargs))
+            keep = getattr(self, "cache_results", False)
+            self.cache_results = False  # an untimed choice is not a tuning result to keep
+            try:
+                return _with_benchmarker(
+                    self, first_working(), lambda: original(self, *args, **kwargs)
+                )
+            finally:
+                self.cache_results = keep
         if report is None:
             return original(self, *args, **kwargs)
         inner = self.do_bench

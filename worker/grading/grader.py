@@ -33,6 +33,7 @@ from worker.grading import (
     guards,
     policy,
     problems,
+    sourcecache,
     timing,
     tritoncache,
 )
@@ -154,6 +155,9 @@ def grade(
         finally:
             if dev == "cuda":
                 tritoncache.learn(workdir)  # launchers this runner built, for the next ones
+                if session.source_key:  # its kernels, for the next grading of this source
+                    with session._timed("source_cache_store"):
+                        sourcecache.store(workdir, session.source_key)
             if pool is not None and session.runner is not None:
                 # Killed and reaped in the background: the verdict need not wait for a process
                 # with a CUDA context to exit. The pool waits for it before the next timing.
@@ -206,6 +210,7 @@ class _Session:
         self.pool: RunnerPool | None = None
         self.pattern = guards.Pattern(dev)
         self.static_policy = True
+        self.source_key = ""  # sourcecache.key, for a Triton submission on a GPU
         self.activity: dict[str, Any] | None = None  # progress event that runner counts refine
         self.detail_at = 0.0
 
@@ -387,10 +392,20 @@ class _Session:
             argtypes=argtypes,
             forbid_library=self.problem.forbid_library_compute,
             gpu_budget_mb=self.problem.gpu_budget_mb(),
+            source_cache=self._source_cache(),
         )
         self._phase("load", t0)
         self._raise_if_error(msg)
         self._check_memory("once loaded")
+
+    def _source_cache(self) -> str | None:
+        """The folder of this source's compiled kernels, if an earlier grading left one."""
+        if self.language != "triton" or self.dev != "cuda":
+            return None
+        self.source_key = sourcecache.key(self.problem.slug, self.source, self.result.device)
+        hit = sourcecache.folder(self.source_key) is not None
+        self.result.phases["source_cache_hit"] = int(hit)
+        return self.source_key if hit else None
 
     def _precompile(self) -> None:
         """A Triton submission compiles the kernels of every case at once, in parallel, before
@@ -412,7 +427,8 @@ class _Session:
             self.activity = None
             self._phase("precompile", t0)
         if msg.get("op") == "precompiled":
-            self.result.phases["precompile_kernels"] = _count(msg.get("kernels"))
+            for k in ("kernels", "failed", "cases_cut_short"):
+                self.result.phases[f"precompile_{k}"] = _count(msg.get(k))
         else:
             log.info("precompile answered %s", str(msg)[:200])
 

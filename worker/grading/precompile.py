@@ -30,7 +30,8 @@ from typing import Any
 from worker.grading import autotune
 
 CASE_HOST_S = 10.0  # host time of one placeholder call, compiles not included
-THREADS = max(1, min(8, (os.cpu_count() or 2) - 1))
+# One grading runs at a time per GPU, and nothing else runs on the host while it compiles.
+THREADS = max(1, min(16, len(os.sched_getaffinity(0))))
 
 
 class _CutOff(BaseException):

@@ -100,6 +100,16 @@ class Runner:
     # -- loading ----------------------------------------------------------------------------
     def load(self, msg: dict[str, Any]) -> None:
         self.language = msg["language"]
+        if self.device == "cuda":
+            from worker.grading import sourcecache
+
+            sourcecache.note_in_runner(msg)  # before the submission compiles anything
+            try:  # an autotuner's choices kept with the kernels (autotune.py)
+                from triton import knobs
+
+                knobs.autotuning.cache = True
+            except (ImportError, AttributeError):
+                pass
         self.forbid_library = bool(msg.get("forbid_library", True))
         path = self.workdir / msg["path"]
         budget = msg.get("gpu_budget_mb")

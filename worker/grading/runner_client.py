@@ -16,7 +16,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from worker.grading import sandbox, tritoncache
+from worker.grading import sandbox, sourcecache, tritoncache
 
 
 class RunnerDied(Exception):
@@ -188,13 +188,14 @@ class RunnerClient:
             "--device",
             device,
         ]
-        shared = env.get(tritoncache.SHARED_ENV)
+        shared, by_source = env.get(tritoncache.SHARED_ENV), env.get(sourcecache.ROOT_ENV)
         policy = sandbox.Policy(
             workdir=workdir,
             gpu=device == "cuda",
             env=env,
             limits=limits,
             read_only=(shared,) if shared else (),
+            read_only_unlisted=(by_source,) if by_source else (),
         )
         try:
             self.proc = sandbox.Process(

@@ -178,6 +178,8 @@ class Policy:
     env: dict[str, str] = field(default_factory=dict)
     limits: Limits = field(default_factory=Limits)
     read_only: tuple[str, ...] = ()  # host folders visible read-only, at the same path
+    # The same, for folders the sandbox may pass through but not list (sourcecache.py).
+    read_only_unlisted: tuple[str, ...] = ()
 
 
 def _python_roots() -> list[str]:
@@ -275,7 +277,7 @@ def command(argv: Sequence[str], policy: Policy, euid: int | None = None) -> lis
     args += ["--tmpfs", "/tmp", "--ro-bind", "/sys", "/sys"]
     binds = [(root, root) for root in _python_roots()]
     binds.append((str(WORKER_PKG), f"{PKG_MOUNT}/worker"))
-    binds += [(path, path) for path in policy.read_only]
+    binds += [(path, path) for path in (*policy.read_only, *policy.read_only_unlisted)]
     if drop and not drop[0].startswith(("/usr/", "/opt/")):
         binds.append((drop[0], f"{PKG_MOUNT}/setpriv"))
         drop[0] = f"{PKG_MOUNT}/setpriv"
@@ -292,7 +294,8 @@ def command(argv: Sequence[str], policy: Policy, euid: int | None = None) -> lis
         "HOME": "/tmp",
         "PYTHONPATH": PKG_MOUNT,
         "PYTHONDONTWRITEBYTECODE": "1",
-        "TRITON_CACHE_DIR": "/tmp/.triton",
+        # In the work folder, so the worker can keep its compiled kernels (sourcecache.py).
+        "TRITON_CACHE_DIR": f"{SANDBOX_WORKDIR}/.triton",
         "LANG": "C.UTF-8",
     }
     env.update({k: os.environ[k] for k in _PASS_ENV if k in os.environ})
@@ -376,6 +379,7 @@ def check_root_access(
     need = [(str(policy.workdir), 0o7, "the work folder")]
     need += [(p, 0o5, "a read-only bind") for p in (*_python_roots(), str(WORKER_PKG))]
     need += [(p, 0o5, "a read-only bind") for p in policy.read_only]
+    need += [(p, 0o1, "a read-only bind") for p in policy.read_only_unlisted]
     for path, want, what in need:
         try:
             st = os.stat(path)

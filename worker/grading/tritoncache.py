@@ -86,8 +86,10 @@ def shared_dir() -> Path:
 
 
 def runner_env() -> dict[str, str]:
-    """What a GPU runner needs to read the shared cache."""
-    return {SHARED_ENV: str(shared_dir())}
+    """What a GPU runner needs to read the shared cache and its source's compiled kernels."""
+    from worker.grading import sourcecache
+
+    return {SHARED_ENV: str(shared_dir()), sourcecache.ROOT_ENV: str(sourcecache.root())}
 
 
 # -- in the runner, before the submission is loaded --------------------------------------------
@@ -101,26 +103,34 @@ def install_in_runner(workdir: Path) -> None:
     from triton import knobs
     from triton.runtime.cache import FileCacheManager
 
+    from worker.grading import sourcecache
+
     class SharedReadCache(FileCacheManager):  # type: ignore[misc]
-        """Triton's file cache, looking first in the shared folder (read-only here)."""
+        """Triton's file cache, looking first in the shared folder, then in the folder of this
+        source's earlier gradings (sourcecache.py; both read-only here)."""
 
         def __init__(self, key: str, override: bool = False, dump: bool = False) -> None:
             super().__init__(key, override=override, dump=dump)
-            self.shared: Any = None
-            if not (override or dump) and os.path.isdir(os.path.join(shared, key)):
-                ro = FileCacheManager.__new__(FileCacheManager)
-                ro.key, ro.lock_path = key, None
-                ro.cache_dir = os.path.join(shared, key)
-                self.shared = ro
+            self.shared: list[Any] = []
+            if override or dump:
+                return
+            for top in [shared, *sourcecache.runner_dirs()]:
+                if os.path.isdir(os.path.join(top, key)):
+                    ro = FileCacheManager.__new__(FileCacheManager)
+                    ro.key, ro.lock_path = key, None
+                    ro.cache_dir = os.path.join(top, key)
+                    self.shared.append(ro)
 
         def get_file(self, filename: str) -> str | None:
-            if self.shared is not None and (p := self.shared.get_file(filename)):
-                return str(p)
+            for ro in self.shared:
+                if p := ro.get_file(filename):
+                    return str(p)
             return super().get_file(filename)
 
         def get_group(self, filename: str) -> dict[str, str] | None:
-            if self.shared is not None and (g := self.shared.get_group(filename)):
-                return g
+            for ro in self.shared:
+                if g := ro.get_group(filename):
+                    return g
             return super().get_group(filename)
 
     knobs.cache.manager_class = SharedReadCache
