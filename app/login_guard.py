@@ -1,6 +1,7 @@
 """Log-in and sign-up as the web app runs them: throttled first, hashed off the request slots.
 
-Order matters: the throttle (``app/core/throttle.py``) is read before anything is hashed,
+Order matters: a full hash pool is refused first, with no database work; then the throttle
+(``app/core/throttle.py``) is read before anything is hashed,
 so a locked account or address costs one indexed read and a 429; the password is then
 checked in the bounded hash pool (``app/core/hashpool.py``) while the request holds no
 database connection and no request slot (``app/main.py``: these routes are not counted).
@@ -108,6 +109,9 @@ async def _refuse_if_locked(request: Request, keys: list[throttle.Key], what: st
 async def login(request: Request, username: str, password: str) -> User | None:
     """The user, or None for a wrong name or password; ``Throttled`` when refused unchecked."""
     engine = request.app.state.engine
+    if _pool(request).full():
+        e = _pool(request).busy_error()
+        raise Throttled(e.retry_after, str(e))
     name = accounts.username_key(username)
     device = _device(request)
     if device is not None and device[0] == name:

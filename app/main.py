@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.responses import PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.sessions import SessionMiddleware
@@ -124,6 +125,15 @@ class RequestSlots:
             or path.endswith("/events")
             or (scope.get("method") == "POST" and path in UNSLOTTED_POSTS)
         ):
+            if scope.get("method") == "POST" and path in UNSLOTTED_POSTS:
+                pool: HashPool = scope["app"].state.hash_pool
+                if pool.full():  # a flood past the hash queue: refused before the body is read
+                    e = pool.busy_error()
+                    r = PlainTextResponse(
+                        f"{str(e).capitalize()}.", 429, {"Retry-After": str(e.retry_after)}
+                    )
+                    await r(scope, receive, send)
+                    return
             await self.app(scope, receive, send)
             return
         if self._sem is None:

@@ -44,7 +44,7 @@ POLICIES: dict[str, Policy] = {
     "login-user": Policy(free=5, base_s=1, cap_s=900, window_s=86400),
     "login-ip": Policy(free=30, base_s=1, cap_s=300, window_s=3600),
     "login-device": Policy(free=10, base_s=1, cap_s=300, window_s=3600),
-    "signup-ip": Policy(free=20, base_s=2, cap_s=600, window_s=3600),
+    "signup-ip": Policy(free=60, base_s=2, cap_s=600, window_s=3600),
     "invite-ip": Policy(free=5, base_s=2, cap_s=900, window_s=86400),
 }
 

@@ -142,6 +142,38 @@ def test_hash_pool_refuses_beyond_its_queue() -> None:
     assert all(isinstance(x, PoolBusy) and x.retry_after >= 1 for x in out[2:])
 
 
+def test_hash_slots_hold_across_pools() -> None:
+    """Two web processes' pools share the machine's slots: one waits while the other hashes."""
+    from app.core.hashpool import _machine_slot
+
+    h = hash_password_now("x-y-z-w-v")
+    pool = HashPool(workers=1)
+    try:
+        with _machine_slot(pool._slots):  # another process's hash in progress
+            fut = pool._executor.submit(pool._verify, h, "wrong")
+            with pytest.raises(TimeoutError):
+                fut.result(timeout=0.5)
+        assert fut.result(timeout=30) is False
+    finally:
+        pool.close()
+
+
+def test_hashing_threads_run_below_the_pages_priority() -> None:
+    import os
+    import threading
+
+    from app.core.hashpool import HASH_NICE
+
+    pool = HashPool(workers=1)
+    try:
+        nice = pool._executor.submit(
+            lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        ).result()
+    finally:
+        pool.close()
+    assert nice == os.getpriority(os.PRIO_PROCESS, 0) + HASH_NICE or nice == HASH_NICE
+
+
 @pytest.mark.timeout(120)
 def test_a_login_flood_gets_429s_while_pages_are_served(client: TestClient) -> None:
     """Log-ins wait for the hash pool outside the request slots: pages go on being served."""

@@ -73,7 +73,7 @@ def test_serve_beyond_loopback_does_not_sign_with_the_example_key(
         (tmp_path / "secret_key").chmod(0o640)
         get_settings.cache_clear()
         os.environ.pop("SECRET_KEY", None)
-        with pytest.raises(SystemExit, match="refusing to serve on 0.0.0.0"):
+        with pytest.raises(SystemExit, match=r"refusing to serve on 0\.0\.0\.0"):
             cli.serve(host="0.0.0.0", port=8000, worker=False, workers=1)
     finally:
         os.environ.pop("SECRET_KEY", None)
