@@ -8,8 +8,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app import sessions
 from app.core.inputs import BadInput
-from app.models import User
 from app.pages.common import render, session_of
 
 
@@ -19,8 +19,7 @@ def install(app: FastAPI) -> None:
         if request.url.path.startswith("/api/") or request.url.path.startswith("/static/"):
             return await http_exception_handler(request, exc)
         with session_of(request) as s:
-            uid = request.session.get("uid")
-            user = s.get(User, uid) if uid is not None else None
+            user = sessions.current_user(s, request)
             return render(
                 request,
                 "error.html",
