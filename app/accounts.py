@@ -5,12 +5,15 @@ The web app's log-in and sign-up flow (throttling, hashing) is ``app/login_guard
 
 from __future__ import annotations
 
+import secrets
+
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from app.core import passwords
 from app.core.security import hash_password
-from app.models import SiteConfig, User, UserCreate
+from app.models import SiteConfig, SiteConfigUpdate, User, UserCreate
 
 
 class AccountError(ValueError):
@@ -29,9 +32,27 @@ def site_config(session: Session) -> SiteConfig:
     return cfg
 
 
-def username_key(username: str) -> str:
-    """The form a username is stored and looked up in."""
-    return username.strip()
+# No look-alikes (0/o, 1/l/i): the code is read off a slide and typed.
+_INVITE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def new_invite_code() -> str:
+    """16 random characters in four groups (about 79 bits): not guessable, even unthrottled."""
+    chars = "".join(secrets.choice(_INVITE_ALPHABET) for _ in range(16))
+    return "-".join(chars[i : i + 4] for i in range(0, 16, 4))
+
+
+def apply_signup_settings(session: Session, data: SiteConfigUpdate) -> SiteConfig:
+    cfg = site_config(session)
+    cfg.signups_open = data.signups_open
+    cfg.invite_code = new_invite_code() if data.generate_invite_code else data.invite_code
+    session.add(cfg)
+    session.commit()
+    session.refresh(cfg)
+    return cfg
+
+
+username_key = passwords.username_key
 
 
 def site_config_of(engine: Engine) -> SiteConfig:
@@ -64,10 +85,10 @@ def create_user(engine: Engine, username: str, password_hash: str) -> User:
 
 def create_admin(session: Session, username: str, password: str) -> User:
     """``kerneldojo admin create``: a new admin, or promote (and re-password) an existing user."""
-    user = session.exec(select(User).where(User.username == username)).first()
+    data = UserCreate(username=username, password=password)  # same rules as sign-up
+    user = session.exec(select(User).where(User.username == data.username)).first()
     if user is None:
-        UserCreate(username=username, password=password)  # same validation as sign-up
-        user = User(username=username, password_hash=hash_password(password), is_admin=True)
+        user = User(username=data.username, password_hash=hash_password(password), is_admin=True)
     else:
         user.is_admin = True
         user.password_hash = hash_password(password)
@@ -75,3 +96,14 @@ def create_admin(session: Session, username: str, password: str) -> User:
     session.commit()
     session.refresh(user)
     return user
+
+
+def set_password(session: Session, user: User, password_hash: str) -> None:
+    """A new password; every session of the user ends (the caller may start a fresh one)."""
+    from app import sessions  # sessions imports nothing of ours but models
+
+    assert user.id is not None
+    user.password_hash = password_hash
+    session.add(user)
+    session.commit()
+    sessions.revoke_all(session, user.id)

@@ -8,6 +8,7 @@ session cookie. Cookie-authenticated writes must carry the CSRF token (form fiel
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
@@ -17,7 +18,7 @@ from sqlmodel import Session, select
 from app import sessions
 from app.core.config import Settings
 from app.core.security import csrf_matches, hash_token, new_csrf_token
-from app.models import ApiToken, User, utcnow
+from app.models import ApiToken, Scope, User, utcnow
 from app.problems import ProblemRegistry
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
@@ -63,6 +64,20 @@ def csrf_token(request: Request) -> str:
     return str(tok)
 
 
+def required_scope(request: Request) -> str | None:
+    """The scope a token needs for this request; None where tokens are not accepted."""
+    path = request.url.path
+    if path.startswith("/api/v1/tokens"):
+        return None  # else a 'read' token could mint itself a 'submit' one
+    if path.startswith("/api/v1/admin"):
+        return Scope.ADMIN
+    return Scope.READ if request.method in SAFE_METHODS else Scope.SUBMIT
+
+
+def _aware(d: datetime) -> datetime:
+    return d if d.tzinfo else d.replace(tzinfo=UTC)
+
+
 def _bearer(request: Request) -> str | None:
     auth = request.headers.get("authorization", "")
     return auth[7:].strip() if auth.lower().startswith("bearer ") else None
@@ -74,6 +89,19 @@ def get_optional_user(request: Request, session: SessionDep) -> User | None:
         row = session.exec(select(ApiToken).where(ApiToken.token_hash == hash_token(token))).first()
         if row is None:
             raise HTTPException(401, "invalid API token")
+        if row.expires_at is not None and _aware(row.expires_at) <= utcnow():
+            raise HTTPException(
+                401, f"this API token expired on {row.expires_at:%Y-%m-%d %H:%M} UTC"
+            )
+        need = required_scope(request)
+        if need is None:
+            raise HTTPException(
+                403, "tokens are managed from a logged-in session, not with a token"
+            )
+        if need not in row.scope_set:
+            raise HTTPException(
+                403, f"this token lacks the '{need}' scope (it has: {row.scopes or 'none'})"
+            )
         row.last_used_at = utcnow()
         session.add(row)
         session.commit()

@@ -154,3 +154,24 @@ async def signup(request: Request, data: UserCreate) -> User:
     except PoolBusy as e:
         raise Throttled(e.retry_after, str(e)) from e
     return await _hop(accounts.create_user, engine, data.username, password_hash)
+
+
+async def check_current_password(request: Request, user: User, password: str) -> bool:
+    """Before a password change: the same throttle as log-in, under the account's key, so a
+    borrowed session cannot be used to guess the password."""
+    keys: list[throttle.Key] = [("login-user", user.username)]
+    await _refuse_if_locked(request, keys, "wrong passwords")
+    try:
+        ok = await _pool(request).verify(user.password_hash, password)
+    except PoolBusy as e:
+        raise Throttled(e.retry_after, str(e)) from e
+    if not ok:
+        await _hop(throttle.fail, request.app.state.engine, keys)
+    return ok
+
+
+async def hash_new_password(request: Request, password: str) -> str:
+    try:
+        return await _pool(request).hash(password)
+    except PoolBusy as e:
+        raise Throttled(e.retry_after, str(e)) from e

@@ -11,9 +11,11 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 from sqlalchemy import Column, Text
 from sqlmodel import Field, SQLModel
+
+from app.core.passwords import check_password, check_username
 
 
 def utcnow() -> datetime:
@@ -42,9 +44,24 @@ class UserCreate(UserBase):
     @field_validator("username")
     @classmethod
     def _username_chars(cls, v: str) -> str:
-        if not all(c.isalnum() or c in "-_." for c in v):
-            raise ValueError("use letters, digits, '-', '_' or '.'")
-        return v
+        return check_username(v)  # normalised: "Alice" and "ａｌｉｃｅ" are "alice"
+
+    @model_validator(mode="after")
+    def _password_rules(self) -> UserCreate:
+        check_password(self.password, self.username)
+        return self
+
+
+class PasswordChange(SQLModel):
+    """A new password, checked by the same rules as at sign-up."""
+
+    username: str
+    password: str = Field(min_length=8, max_length=128)
+
+    @model_validator(mode="after")
+    def _password_rules(self) -> PasswordChange:
+        check_password(self.password, self.username)
+        return self
 
 
 class UserPublic(UserBase):
@@ -54,6 +71,14 @@ class UserPublic(UserBase):
 
 
 # --- personal API tokens -----------------------------------------------------------------
+
+
+class Scope(StrEnum):
+    """What a personal token may do (app/deps.py decides which a request needs)."""
+
+    READ = "read"  # GET: problems, submissions, leaderboards, one's own data
+    SUBMIT = "submit"  # every other method outside /admin: submitting, run
+    ADMIN = "admin"  # /api/v1/admin/...; only an admin can hold it
 
 
 class ApiTokenBase(SQLModel):
@@ -66,18 +91,29 @@ class ApiToken(ApiTokenBase, table=True):
     # Only a SHA-256 of the token is stored; the token itself is shown once.
     token_hash: str = Field(index=True, unique=True)
     prefix: str
+    # Comma-separated Scope values.
+    scopes: str = Field(default="read,submit", max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
+    expires_at: datetime | None = None
     last_used_at: datetime | None = None
+
+    @property
+    def scope_set(self) -> set[str]:
+        return {x for x in self.scopes.split(",") if x}
 
 
 class ApiTokenCreate(ApiTokenBase):
-    pass
+    scopes: list[Scope] = Field(default_factory=lambda: [Scope.READ, Scope.SUBMIT], min_length=1)
+    # None: never expires.
+    expires_in_days: int | None = Field(default=None, ge=1, le=3650)
 
 
 class ApiTokenPublic(ApiTokenBase):
     id: int
     prefix: str
+    scopes: str
     created_at: datetime
+    expires_at: datetime | None
     last_used_at: datetime | None
 
 
@@ -118,9 +154,30 @@ class SiteConfig(SQLModel, table=True):
     invite_code: str = ""
 
 
+INVITE_MIN_CHARS = 12
+
+
+class SiteConfigPublic(SQLModel):
+    signups_open: bool
+    invite_code: str
+
+
 class SiteConfigUpdate(SQLModel):
     signups_open: bool
     invite_code: str = Field(default="", max_length=64)
+    # A strong random code (accounts.new_invite_code) instead of ``invite_code``.
+    generate_invite_code: bool = False
+
+    @field_validator("invite_code")
+    @classmethod
+    def _strong_enough(cls, v: str) -> str:
+        v = v.strip()
+        if v and len(v) < INVITE_MIN_CHARS:
+            raise ValueError(
+                f"an invite code needs at least {INVITE_MIN_CHARS} characters (short ones are "
+                "guessed); leave it empty and ask for a generated one"
+            )
+        return v
 
 
 # --- submissions -------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 from fastapi import APIRouter
 
-from app.pages import admin, auth, boards, problems, submissions
+from app.pages import account, admin, auth, boards, problems, submissions
 
 router = APIRouter(include_in_schema=False)
-for r in (auth, problems, submissions, boards, admin):
+for r in (auth, account, problems, submissions, boards, admin):
     router.include_router(r.router)

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from typing import Annotated
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
+from pydantic import ValidationError
 from sqlmodel import col, select
 
 from app import accounts, submissions
 from app.api.routes.tokens import issue
 from app.deps import EnqueueDep, RegistryDep, SessionDep
-from app.models import ApiToken, Mode, Submission, User
+from app.models import ApiToken, Mode, Scope, SiteConfigUpdate, Submission, User
 from app.pages.common import CsrfChecked, PageUser, render
 
 router = APIRouter(include_in_schema=False)
@@ -34,11 +36,22 @@ def tokens_page(request: Request, user: PageUser, session: SessionDep) -> Respon
 
 @router.post("/settings/tokens", dependencies=[CsrfChecked])
 def tokens_create(
-    request: Request, user: PageUser, session: SessionDep, name: Annotated[str, Form()] = "cli"
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    name: Annotated[str, Form()] = "cli",
+    scopes: Annotated[list[str] | None, Form()] = None,
+    expires_in_days: Annotated[str, Form()] = "",
 ) -> Response:
     u = _need(user)
-    assert u.id is not None
-    created = issue(session, u.id, (name.strip() or "cli")[:64])
+    try:
+        wanted = [Scope(x) for x in scopes or ["read", "submit"]]
+        days = int(expires_in_days) if expires_in_days else None
+    except ValueError as e:
+        raise HTTPException(400, "unknown scope or expiry") from e
+    if days is not None and not 1 <= days <= 3650:
+        raise HTTPException(400, "expiry must be 1 to 3650 days")
+    created = issue(session, u, (name.strip() or "cli")[:64], wanted, days)
     rows = session.exec(select(ApiToken).where(ApiToken.user_id == u.id)).all()
     return render(request, "tokens.html", u, tokens=rows, new_token=created.token)
 
@@ -87,13 +100,19 @@ def admin_signups(
     session: SessionDep,
     signups_open: Annotated[str, Form()] = "",
     invite_code: Annotated[str, Form()] = "",
+    generate: Annotated[str, Form()] = "",
 ) -> Response:
     _need(user, admin=True)
-    cfg = accounts.site_config(session)
-    cfg.signups_open = signups_open == "on"
-    cfg.invite_code = invite_code.strip()[:64]
-    session.add(cfg)
-    session.commit()
+    try:
+        data = SiteConfigUpdate(
+            signups_open=signups_open == "on",
+            invite_code="" if generate == "1" else invite_code[:64],  # replaced anyway
+            generate_invite_code=generate == "1",
+        )
+    except ValidationError as e:
+        msg = e.errors()[0]["msg"].removeprefix("Value error, ")
+        return RedirectResponse(f"/admin?{urlencode({'message': msg})}", 303)
+    accounts.apply_signup_settings(session, data)
     return RedirectResponse("/admin?message=Sign-up settings saved", 303)
 
 

@@ -62,7 +62,7 @@ def csrf_of(c: TestClient, path: str = "/problems") -> str:
     return m.group(1)
 
 
-def signup(c: TestClient, username: str = "alice", password: str = "password123") -> str:
+def signup(c: TestClient, username: str = "alice", password: str = "kernel-dojo-pass") -> str:
     """Sign up through the JSON API; returns the CSRF token for later cookie-authenticated writes."""
     r = c.post("/api/v1/auth/signup", json={"username": username, "password": password})
     assert r.status_code == 201, r.text

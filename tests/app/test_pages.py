@@ -50,7 +50,7 @@ def _form_signup(c: TestClient, name: str = "carol") -> None:
         data={
             "csrf_token": tok.group(1),
             "username": name,
-            "password": "password123",
+            "password": "kernel-dojo-pass",
             "next": "/problems/toy-add",
         },
         follow_redirects=False,
@@ -59,7 +59,7 @@ def _form_signup(c: TestClient, name: str = "carol") -> None:
 
 
 def test_forms_need_the_csrf_token(client: TestClient) -> None:
-    r = client.post("/signup", data={"username": "mallory", "password": "password123"})
+    r = client.post("/signup", data={"username": "mallory", "password": "kernel-dojo-pass"})
     assert r.status_code == 403 and "form expired" in r.text
     _form_signup(client)
     assert client.post("/logout", data={}).status_code == 403
@@ -77,7 +77,7 @@ def test_session_cookie_flags(client: TestClient) -> None:
 def test_signup_and_login_errors_are_shown(client: TestClient) -> None:
     tok = csrf_of(client, "/signup")
     r = client.post(
-        "/signup", data={"csrf_token": tok, "username": "ab", "password": "password123"}
+        "/signup", data={"csrf_token": tok, "username": "ab", "password": "kernel-dojo-pass"}
     )
     assert r.status_code == 422 and "username" in r.text
     r = client.post(
@@ -157,12 +157,12 @@ def test_leaderboards_profile_tokens_and_admin_pages(client: TestClient, engine:
     assert "kd_" in r.text and "laptop" in r.text
     assert client.get("/admin").status_code == 403
     with Session(engine) as s:
-        create_admin(s, "dave", "password123")
+        create_admin(s, "dave", "kernel-dojo-pass")
     html = client.get("/admin").text
     assert "Reload from problems/" in html
     r = client.post(
         "/admin/signups",
-        data={"csrf_token": csrf_of(client), "invite_code": "class-a"},
+        data={"csrf_token": csrf_of(client), "invite_code": "class-a-fall-2026"},
         follow_redirects=False,
     )
     assert r.status_code == 303

@@ -46,9 +46,9 @@ def test_a_submission_whose_grading_keeps_dying_ends_as_internal_error(
     assert "internal" not in mine["result"] and "w@host" not in str(mine)
     assert "w@host" not in client.get(f"/submissions/{sid}").text
     with Session(engine) as s:
-        create_admin(s, "teacher", "password123")
+        create_admin(s, "teacher", "kernel-dojo-pass")
     admin = TestClient(client.app)
-    admin.post("/api/v1/auth/login", json={"username": "teacher", "password": "password123"})
+    admin.post("/api/v1/auth/login", json={"username": "teacher", "password": "kernel-dojo-pass"})
     assert "w@host/1003" in admin.get(f"/api/v1/submissions/{sid}").json()["result"]["internal"]
     assert "w@host/1003" in admin.get(f"/submissions/{sid}").text
     # A rejudge starts the count again.

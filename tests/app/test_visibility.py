@@ -76,18 +76,18 @@ def test_error_output_follows_source_visibility(client: TestClient, engine: Engi
 
     # An admin sees everything.
     with Session(engine) as s:
-        create_admin(s, "teacher", "password123")
+        create_admin(s, "teacher", "kernel-dojo-pass")
     admin = other(client)
-    r = admin.post("/api/v1/auth/login", json={"username": "teacher", "password": "password123"})
+    r = admin.post("/api/v1/auth/login", json={"username": "teacher", "password": "kernel-dojo-pass"})
     assert r.status_code == 200
     assert SECRET in admin.get(f"/api/v1/submissions/{sid}").json()["result"]["stdout"]
 
 
 def _admin(client: TestClient, engine: Engine) -> tuple[TestClient, str]:
     with Session(engine) as s:
-        create_admin(s, "teacher", "password123")
+        create_admin(s, "teacher", "kernel-dojo-pass")
     admin = other(client)
-    admin.post("/api/v1/auth/login", json={"username": "teacher", "password": "password123"})
+    admin.post("/api/v1/auth/login", json={"username": "teacher", "password": "kernel-dojo-pass"})
     from tests.app.conftest import csrf_of
 
     return admin, csrf_of(admin)

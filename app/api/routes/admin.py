@@ -10,7 +10,7 @@ from sqlmodel import select
 
 from app import accounts, submissions
 from app.deps import AdminUser, EnqueueDep, RegistryDep, SessionDep
-from app.models import Mode, SiteConfig, SiteConfigUpdate, Submission
+from app.models import Mode, SiteConfig, SiteConfigPublic, SiteConfigUpdate, Submission
 
 router = APIRouter(prefix="/admin", tags=["admin"])
 
@@ -72,17 +72,12 @@ def hide_submission(sub_id: int, data: Hide, _: AdminUser, session: SessionDep) 
     return {"id": sub.id, "hidden": sub.hidden}
 
 
-@router.get("/signups", response_model=SiteConfigUpdate)
+@router.get("/signups", response_model=SiteConfigPublic)
 def get_signups(_: AdminUser, session: SessionDep) -> Any:
     return accounts.site_config(session)
 
 
-@router.put("/signups", response_model=SiteConfigUpdate)
+@router.put("/signups", response_model=SiteConfigPublic)
 def set_signups(data: SiteConfigUpdate, _: AdminUser, session: SessionDep) -> SiteConfig:
-    cfg = accounts.site_config(session)
-    cfg.signups_open = data.signups_open
-    cfg.invite_code = data.invite_code.strip()
-    session.add(cfg)
-    session.commit()
-    session.refresh(cfg)
-    return cfg
+    """``generate_invite_code: true`` sets a strong random code; typed codes need 12+ chars."""
+    return accounts.apply_signup_settings(session, data)
