@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import math
 import secrets
+import time
 import weakref
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -100,9 +102,35 @@ def _pool(request: Request) -> HashPool:
     return pool
 
 
+def known_locks(request: Request) -> dict[throttle.Key, float]:
+    """Locks this app has read, until they end (``time.monotonic()`` deadlines).
+
+    While a key is locked, attempts under it are refused without a database read (a flood
+    from one address is ~100 attempts a second). A lock ends early only by a success under
+    it, which a locked key never gets, so the copy is stale on the safe side at worst (a
+    device's success clears its account's key, and this copy keeps refusing others)."""
+    state = request.app.state
+    if not hasattr(state, "known_locks"):
+        state.known_locks = {}
+    locks: dict[throttle.Key, float] = state.known_locks
+    return locks
+
+
 async def _refuse_if_locked(request: Request, keys: list[throttle.Key], what: str) -> None:
-    wait = await _hop(throttle.retry_after, request.app.state.engine, keys)
-    if wait:
+    _known_locks = known_locks(request)
+    now = time.monotonic()
+    cached = max((_known_locks.get(k, 0.0) - now for k in keys), default=0.0)
+    if cached <= 0:
+        found = await _hop(throttle.locks, request.app.state.engine, keys)
+        now = time.monotonic()
+        for k, left in found.items():
+            _known_locks[k] = now + left
+        if len(_known_locks) > 100_000:  # forget ended locks now and then
+            for k in [k for k, t in _known_locks.items() if t <= now]:
+                del _known_locks[k]
+        cached = max(found.values(), default=0.0)
+    if cached > 0:
+        wait = math.ceil(cached)
         raise Throttled(wait, f"too many {what}; try again in {wait} s")
 
 

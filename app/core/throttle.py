@@ -70,17 +70,25 @@ def lock_s(policy: Policy, failures: int) -> float:
     return float(min(policy.cap_s, policy.base_s * 2 ** min(over - 1, 40)))
 
 
-def retry_after(engine: Engine, keys: list[Key], now: datetime | None = None) -> int:
-    """Seconds until every key is free (0: go ahead)."""
+def locks(engine: Engine, keys: list[Key], now: datetime | None = None) -> dict[Key, float]:
+    """The keys that are locked, with the seconds left."""
     now = now or utcnow()
-    names = [_name(k) for k in keys]
+    by_name = {_name(k): k for k in keys}
     with Session(engine) as s:
-        rows = s.exec(select(Throttle).where(col(Throttle.key).in_(names))).all()
-    wait = 0.0
+        rows = s.exec(select(Throttle).where(col(Throttle.key).in_(list(by_name)))).all()
+    out: dict[Key, float] = {}
     for r in rows:
         if r.locked_until is not None:
-            wait = max(wait, (_aware(r.locked_until) - now).total_seconds())
-    return math.ceil(wait) if wait > 0 else 0
+            left = (_aware(r.locked_until) - now).total_seconds()
+            if left > 0:
+                out[by_name[r.key]] = left
+    return out
+
+
+def retry_after(engine: Engine, keys: list[Key], now: datetime | None = None) -> int:
+    """Seconds until every key is free (0: go ahead)."""
+    left = locks(engine, keys, now)
+    return math.ceil(max(left.values())) if left else 0
 
 
 def fail(engine: Engine, keys: list[Key], now: datetime | None = None) -> None:

@@ -87,6 +87,6 @@ def test_invite_code_guesses_are_throttled(client: TestClient, engine: Engine) -
     with Session(engine) as s:  # the lock holds; past it, the right code works
         from tests.app.test_login_throttle import _unlock
 
-        _unlock(engine)
+        _unlock(engine, client.app)
         s.commit()
     assert _join(guesser, code) == 201
