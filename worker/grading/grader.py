@@ -426,8 +426,9 @@ class _Session:
         finally:
             self.activity = None
             self._phase("precompile", t0)
+        log.info("precompiled: %s", str(msg)[:400])
         if msg.get("op") == "precompiled":
-            for k in ("kernels", "failed", "cases_cut_short"):
+            for k in ("kernels", "failed", "cases_cut_short", "host_ms", "wait_ms", "threads"):
                 self.result.phases[f"precompile_{k}"] = _count(msg.get(k))
         else:
             log.info("precompile answered %s", str(msg)[:200])

@@ -116,6 +116,8 @@ def run(
 
     t0 = time.monotonic()
     skipped = 0
+    host = waited = made = 0.0
+    slowest: list[tuple[int, int]] = []  # per case: ms in all, ms making the placeholders
     futures: list[Any] = []
     with ThreadPoolExecutor(THREADS, thread_name_prefix="kd-compile") as pool:
         try:
@@ -124,18 +126,24 @@ def run(
             mode = AsyncCompileMode(pool)
         with contextlib.suppress(Exception), mode:
             for case in cases:
+                t = time.monotonic()
                 try:
                     with _compile_only(case.get("tune", autotune.TUNE_FIRST)):
                         args = _args(case, torch, device)
+                        made = time.monotonic()
                         with _alarm(CASE_HOST_S):
                             invoke(args)
                 except (Exception, _CutOff):
                     skipped += 1
                 finally:
                     args = []
+                    host += time.monotonic() - t
+                    slowest.append((round((time.monotonic() - t) * 1e3), round((made - t) * 1e3)))
             futures = list(getattr(mode, "raw_futures", []))
+            submitted = time.monotonic()
             for done, _ in enumerate(as_completed(futures), 1):
                 report(done, len(futures))
+            waited = time.monotonic() - submitted
         failed = sum(1 for f in futures if f.exception() is not None) if futures else 0
     if device == "cuda":
         torch.cuda.empty_cache()  # the placeholders' memory: not the submission's to keep
@@ -144,4 +152,8 @@ def run(
         "failed": failed,
         "cases_cut_short": skipped,
         "seconds": round(time.monotonic() - t0, 3),
+        "host_ms": round(host * 1e3),  # in the placeholder calls
+        "wait_ms": round(waited * 1e3),  # for compiles still running after the last call
+        "threads": THREADS,
+        "slowest_ms": sorted(slowest, reverse=True)[:4],
     }
