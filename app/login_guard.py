@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 from fastapi import Request, Response
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Scope
 
 from app import accounts
 from app.core import throttle
@@ -114,6 +115,27 @@ def known_locks(request: Request) -> dict[throttle.Key, float]:
         state.known_locks = {}
     locks: dict[throttle.Key, float] = state.known_locks
     return locks
+
+
+def refuse_early(scope: Scope) -> Throttled | None:
+    """For ``RequestSlots``, before the body is read: a full hash queue, or an address whose
+    lock this app already knows (unless the request carries a device cookie, which may
+    exempt it: the full check decides)."""
+    state = scope["app"].state
+    pool: HashPool = state.hash_pool
+    if pool.full():
+        e = pool.busy_error()
+        return Throttled(e.retry_after, str(e))
+    if any(k == b"cookie" and DEVICE_COOKIE.encode() in v for k, v in scope.get("headers", [])):
+        return None
+    ip = (scope.get("client") or ("unknown",))[0]
+    kinds = ("login-ip",) if scope.get("path", "").endswith("login") else ("signup-ip", "invite-ip")
+    locks: dict[throttle.Key, float] = getattr(state, "known_locks", {})
+    left = max((locks.get((kind, ip), 0.0) for kind in kinds), default=0.0) - time.monotonic()
+    if left > 0:
+        wait = math.ceil(left)
+        return Throttled(wait, f"too many failed attempts from your address; try again in {wait} s")
+    return None
 
 
 async def _refuse_if_locked(request: Request, keys: list[throttle.Key], what: str) -> None:

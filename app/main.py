@@ -15,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware.sessions import SessionMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app import submissions
+from app import login_guard, submissions
 from app.api.main import api_router
 from app.core import throttle
 from app.core.bodylimit import BodyLimit
@@ -129,12 +129,11 @@ class RequestSlots:
             or (scope.get("method") == "POST" and path in UNSLOTTED_POSTS)
         ):
             if scope.get("method") == "POST" and path in UNSLOTTED_POSTS:
-                pool: HashPool = scope["app"].state.hash_pool
-                if pool.full():  # a flood past the hash queue: refused before the body is read
-                    e = pool.busy_error()
-                    r = PlainTextResponse(
-                        f"{str(e).capitalize()}.", 429, {"Retry-After": str(e.retry_after)}
-                    )
+                # A full hash queue or an address known to be locked: refused before the
+                # body is read (a flood's attempts cost next to nothing).
+                refused = login_guard.refuse_early(scope)
+                if refused is not None:
+                    r = PlainTextResponse(f"{str(refused).capitalize()}.", 429, refused.headers())
                     await r(scope, receive, send)
                     return
             await self.app(scope, receive, send)
