@@ -19,6 +19,12 @@ workers as ``kerneldojo worker`` starts them):
             checks exactly-once from the database (status, verdict, ``attempt``) and from the
             workers' logs (one recorded result per submission, none lost, duplicates skipped).
 
+``flood``   ``browse`` with a Celery worker beside the web app and ``--flood`` (150) wrong
+            log-ins kept in flight from the steady state to the end (``web_load_flood.py``;
+            ``--flood-from many``: a new address and username per attempt, so only the hash
+            pool's queue limit holds them; ``one``: one address). Browsing percentiles are
+            read over the flood's window; written to ``web-load-2026-11-26.{json,md}``.
+
 Why Locust: a maintained load tester whose headless mode gives per-endpoint percentiles and
 CSV; its gevent ``FastHttpUser`` costs little CPU, which matters when the load generator
 shares two cores with the server. Each request's latency is also kept raw, for exact
@@ -32,6 +38,7 @@ Redis at 127.0.0.1:6379)::
     .venv/bin/python benchmarks/web_load.py browse --web-workers 1 --section browse_1_web_worker
     .venv/bin/python benchmarks/web_load.py queue --count 50 --section queue_estimate_50
     .venv/bin/python benchmarks/web_load.py queue --count 1000 --kill-at 0.5 --mix accepted=0.5,wrong=0.5
+    .venv/bin/python benchmarks/web_load.py flood --flood 150 --flood-from many --users 200 --spawn-rate 10 --run-time 90
 
 The first ``browse`` grades 15 sample solutions once under the interpreter (~1.5 min) for
 the seeded results and caches them in ``--results-cache``.
@@ -70,6 +77,7 @@ LOCUST = str(BIN / "locust")
 LOCUSTFILE = ROOT / "benchmarks" / "web_load_locustfile.py"
 TODAY = "2026-11-23"
 DEFAULT_OUT = ROOT / "benchmarks" / f"web-load-{TODAY}.json"
+FLOOD_OUT = ROOT / "benchmarks" / "web-load-2026-11-26.json"
 REDIS_PREFIX = "kdload:"
 PASSWORD = "load-test-password"
 # Samples graded for the seed's results and for the queue run: (path under solutions/, verdict).
@@ -486,6 +494,18 @@ def browse(args: argparse.Namespace) -> dict[str, Any]:
             "--loglevel",
             "WARNING",
         ]
+        flooder = None
+        flood_out = work / "flood.json"
+        flood_out.unlink(missing_ok=True)
+        if args.part == "flood":
+            # A real class server: a Celery worker idles on the queue beside the web app.
+            procs.start(
+                [KERNELDOJO, "worker", "--queue", "cpu", "--name", "flood"],
+                env,
+                work / "worker-flood.log",
+            )
+        if args.flood:
+            flooder = _start_flooder(args, procs, work, flood_out)
         sproc = psutil.Process(server.pid)
         server_ps = [sproc, *sproc.children(recursive=True)]
         cpu0 = {p.pid: sum(p.cpu_times()[:2]) for p in server_ps}
@@ -499,6 +519,8 @@ def browse(args: argparse.Namespace) -> dict[str, Any]:
         pg1 = _pg_cpu()
         sys_cpu1 = psutil.cpu_times()
         (work / "locust.out").write_text(lp.stdout + lp.stderr)
+        if flooder is not None:
+            flooder.wait(timeout=120)
         if lp.returncode not in (0, 1):  # 1: some requests failed (reported below)
             raise RuntimeError(f"locust failed ({lp.returncode}):\n{lp.stderr[-3000:]}")
         rows = [json.loads(x) for x in raw.read_text().splitlines() if x.strip()]
@@ -565,6 +587,9 @@ def browse(args: argparse.Namespace) -> dict[str, Any]:
             },
             "locust_csv_aggregated": _locust_aggregate(work / "locust_stats.csv"),
         }
+        if args.flood:
+            result["flood"] = json.loads(flood_out.read_text())
+            result["flood"]["from_s_after_start"] = round(ramp_s + 5, 1)
         log(
             json.dumps(
                 {
@@ -577,6 +602,20 @@ def browse(args: argparse.Namespace) -> dict[str, Any]:
         return result
     finally:
         _clean_up(procs, args)
+
+
+def _start_flooder(
+    args: argparse.Namespace, procs: Procs, work: Path, out: Path
+) -> subprocess.Popen[bytes]:
+    """``web_load_flood.py`` in its own process, from the steady state to the end of the run."""
+    ramp_s = args.users / args.spawn_rate
+    seconds = max(10.0, args.run_time - ramp_s - 5)
+    cmd = (
+        f"sleep {ramp_s + 5:.1f} && exec {sys.executable} {ROOT / 'benchmarks' / 'web_load_flood.py'} "
+        f"--base http://127.0.0.1:{args.port} --concurrency {args.flood} --seconds {seconds:.0f} "
+        f"--from {args.flood_from} --out {out}"
+    )
+    return procs.start(["bash", "-c", cmd], dict(os.environ), work / "flood.log")
 
 
 def _clean_up(procs: Any, args: argparse.Namespace) -> None:
@@ -690,7 +729,7 @@ def seed_queue_users(env: dict[str, str], n: int) -> list[str]:
             s.commit()
             s.refresh(u)
             assert u.id is not None
-            tokens.append(issue(s, u.id, "load").token)
+            tokens.append(issue(s, u, "load").token)
     engine.dispose()
     return tokens
 
@@ -1143,7 +1182,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    ap.add_argument("part", choices=["browse", "queue"])
+    ap.add_argument("part", choices=["browse", "queue", "flood"])
     ap.add_argument("--pg-admin-url", default="postgresql://postgres@127.0.0.1:5432/postgres")
     ap.add_argument("--db-name", default="kd_load")
     ap.add_argument("--keep-db", action="store_true", help="do not drop the database at the end")
@@ -1165,6 +1204,9 @@ def main() -> None:
     ap.add_argument("--learners", type=int, default=200)
     ap.add_argument("--submissions", type=int, default=400, help="finished submissions to seed")
     ap.add_argument("--results-cache", default="/tmp/kd_web_load_seed_results.json")
+    # flood (browse with bad log-ins in flight, issue 18.1)
+    ap.add_argument("--flood", type=int, default=None, help="bad log-ins kept in flight (flood: 150)")
+    ap.add_argument("--flood-from", choices=["one", "many"], default="many")
     # queue
     ap.add_argument("--count", type=int, default=1000)
     ap.add_argument(
@@ -1188,6 +1230,19 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=3 * 3600)
     args = ap.parse_args()
     command = "python benchmarks/web_load.py " + " ".join(sys.argv[1:])
+    if args.part == "flood":
+        from web_load_report import write_flood_report  # beside this file
+
+        args.flood = 150 if args.flood is None else args.flood
+        res = browse(args)
+        if args.no_report:
+            print(json.dumps(res, indent=1, default=str))
+        else:
+            out = Path(args.out) if args.out != str(DEFAULT_OUT) else FLOOD_OUT
+            write_flood_report(
+                out, args.section or f"flood_{args.flood_from}", res, command, machine()
+            )
+        return
     res = browse(args) if args.part == "browse" else queue(args)
     if args.no_report:
         print(json.dumps(res, indent=1, default=str))
