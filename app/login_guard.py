@@ -132,10 +132,37 @@ def refuse_early(scope: Scope) -> Throttled | None:
     kinds = ("login-ip",) if scope.get("path", "").endswith("login") else ("signup-ip", "invite-ip")
     locks: dict[throttle.Key, float] = getattr(state, "known_locks", {})
     left = max((locks.get((kind, ip), 0.0) for kind in kinds), default=0.0) - time.monotonic()
+    if left <= 0 and ("login-ip", ip) in getattr(state, "probing", set()):
+        left = 1.0  # its lock just ended and one attempt is already testing it
     if left > 0:
         wait = math.ceil(left)
         return Throttled(wait, f"too many failed attempts from your address; try again in {wait} s")
     return None
+
+
+def _start_probe(request: Request, keys: list[throttle.Key]) -> list[throttle.Key]:
+    """When a lock this app saw has just ended, one attempt at a time tests it: the others
+    in flight (a flood keeps ~150) are refused until that one fails (and locks the key
+    again, for twice as long) or succeeds. Without this, every lock's end let the whole
+    flood through to the hash queue at once."""
+    state = request.app.state
+    if not hasattr(state, "probing"):
+        state.probing = set()
+    probing: set[throttle.Key] = state.probing
+    ended = [k for k in keys if k in known_locks(request)]
+    if any(k in probing for k in ended):
+        raise Throttled(1, "too many failed log-ins; try again in 1 s")
+    probing.update(ended)
+    return ended
+
+
+async def _fail(request: Request, keys: list[throttle.Key]) -> None:
+    """Count the failure; remember the locks it set (no database read to learn them)."""
+    locked = await _hop(throttle.fail, request.app.state.engine, keys)
+    now = time.monotonic()
+    known = known_locks(request)
+    for k, hold in locked.items():
+        known[k] = now + hold
 
 
 async def _refuse_if_locked(request: Request, keys: list[throttle.Key], what: str) -> None:
@@ -168,17 +195,24 @@ async def login(request: Request, username: str, password: str) -> User | None:
         keys: list[throttle.Key] = [("login-device", device[1])]
     else:
         keys = [("login-user", name), ("login-ip", client_ip(request))]
-    await _refuse_if_locked(request, keys, "failed log-ins")
-    user = await _hop(accounts.find_user, engine, name)
+    probe = _start_probe(request, keys)  # first: a flood after a lock's end costs no read
     try:
-        ok = await _pool(request).verify(user.password_hash if user else DUMMY_HASH, password)
-    except PoolBusy as e:
-        raise Throttled(e.retry_after, str(e)) from e
-    if user is not None and ok:
-        await _hop(throttle.clear, engine, [("login-user", name), *keys])
-        return user
-    await _hop(throttle.fail, engine, keys)
-    return None
+        await _refuse_if_locked(request, keys, "failed log-ins")
+        user = await _hop(accounts.find_user, engine, name)
+        try:
+            ok = await _pool(request).verify(user.password_hash if user else DUMMY_HASH, password)
+        except PoolBusy as e:
+            raise Throttled(e.retry_after, str(e)) from e
+        if user is not None and ok:
+            cleared = [("login-user", name), *keys]
+            await _hop(throttle.clear, engine, cleared)
+            for k in cleared:
+                known_locks(request).pop(k, None)
+            return user
+        await _fail(request, keys)
+        return None
+    finally:
+        request.app.state.probing.difference_update(probe)
 
 
 async def signup(request: Request, data: UserCreate) -> User:
@@ -191,7 +225,7 @@ async def signup(request: Request, data: UserCreate) -> User:
         given = data.invite_code.strip().encode()
         if not (cfg.invite_code and hmac.compare_digest(given, cfg.invite_code.encode())):
             if given:
-                await _hop(throttle.fail, engine, [("invite-ip", ip)])
+                await _fail(request, [("invite-ip", ip)])
                 raise accounts.AccountError("that invite code is not right", 403)
             raise accounts.AccountError(
                 "sign-ups are closed; ask your instructor for the class invite code", 403
@@ -216,7 +250,7 @@ async def check_current_password(request: Request, user: User, password: str) ->
     except PoolBusy as e:
         raise Throttled(e.retry_after, str(e)) from e
     if not ok:
-        await _hop(throttle.fail, request.app.state.engine, keys)
+        await _fail(request, keys)
     return ok
 
 

@@ -91,9 +91,11 @@ def retry_after(engine: Engine, keys: list[Key], now: datetime | None = None) ->
     return math.ceil(max(left.values())) if left else 0
 
 
-def fail(engine: Engine, keys: list[Key], now: datetime | None = None) -> None:
-    """Count one failure under each key; lock those past their free allowance."""
+def fail(engine: Engine, keys: list[Key], now: datetime | None = None) -> dict[Key, float]:
+    """Count one failure under each key; lock those past their free allowance (returned,
+    with the lock's seconds)."""
     now = now or utcnow()
+    locked: dict[Key, float] = {}
     with Session(engine) as s:
         insert = pg_insert if engine.dialect.name == "postgresql" else sqlite_insert
         for key in keys:
@@ -118,12 +120,14 @@ def fail(engine: Engine, keys: list[Key], now: datetime | None = None) -> None:
             ).scalar_one()
             hold = lock_s(policy, failures)
             if hold > 0:
+                locked[key] = hold
                 s.execute(
                     update(Throttle)
                     .where(col(Throttle.key) == name)
                     .values(locked_until=now + timedelta(seconds=hold))
                 )
         s.commit()
+    return locked
 
 
 def _count_expr(stale: datetime) -> ColumnElement[int]:

@@ -107,6 +107,34 @@ def test_one_address_guessing_many_accounts_is_locked(
     assert reads == []
 
 
+def test_when_a_lock_ends_one_attempt_tests_it_and_the_flood_waits(
+    client: TestClient, engine: Engine
+) -> None:
+    """The end of an address's lock lets one attempt through, not the whole flood."""
+    app = client.app
+    ip = "10.9.8.7"
+    for _ in range(throttle.POLICIES["login-ip"].free + 1):
+        throttle.fail(engine, [("login-ip", ip)])
+
+    async def flood(n: int) -> list[int]:
+        transport = httpx.ASGITransport(app=app, client=(ip, 4321))
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
+            rs = await asyncio.gather(
+                *(
+                    c.post("/api/v1/auth/login", json={"username": f"v{i}", "password": "nope-x"})
+                    for i in range(n)
+                )
+            )
+            return [r.status_code for r in rs]
+
+    assert set(asyncio.run(flood(5))) == {429}  # locked: the app now knows it
+    _unlock(engine)  # the lock ends in the database ...
+    app.state.known_locks = {k: 0.0 for k in app.state.known_locks}  # type: ignore[attr-defined]
+    codes = asyncio.run(flood(12))  # ... and in the app's copy
+    assert codes.count(401) == 1 and codes.count(429) == 11  # one probe was hashed
+    assert throttle.retry_after(engine, [("login-ip", ip)]) >= 2  # locked again, for longer
+
+
 def test_backoff_doubles_up_to_the_cap_and_is_forgotten(engine: Engine) -> None:
     p = throttle.POLICIES["login-user"]
     key = ("login-user", "bob")
