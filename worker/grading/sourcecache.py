@@ -159,12 +159,11 @@ def _write_group(out: Path, final: Path, files: dict[str, bytes]) -> int:
     written = 0
     out.mkdir(mode=0o755)
     for name, data in files.items():
-        if name.startswith("__grp__"):
-            data = _regroup(data, final, files)
-            if data is None:
-                continue
+        body = _regroup(data, final, files) if name.startswith("__grp__") else data
+        if body is None:
+            continue
         path = out / name
-        path.write_bytes(data)
+        path.write_bytes(body)
         path.chmod(0o444)
         written += 1
     return written
