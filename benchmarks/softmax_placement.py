@@ -71,7 +71,9 @@ def main() -> None:
             end.record()
             end.synchronize()
             times[name].append(start.elapsed_time(end))
-    print(f"{ns.sample} softmax {ROWS} x {COLS}, {ns.runs} runs each, {torch.cuda.get_device_name()}")
+    print(
+        f"{ns.sample} softmax {ROWS} x {COLS}, {ns.runs} runs each, {torch.cuda.get_device_name()}"
+    )
     for name, t in times.items():
         print(f"  {name:12} median {statistics.median(t):.4f} ms  min {min(t):.4f}")
     sys.stdout.flush()

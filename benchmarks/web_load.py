@@ -1205,7 +1205,9 @@ def main() -> None:
     ap.add_argument("--submissions", type=int, default=400, help="finished submissions to seed")
     ap.add_argument("--results-cache", default="/tmp/kd_web_load_seed_results.json")
     # flood (browse with bad log-ins in flight, issue 18.1)
-    ap.add_argument("--flood", type=int, default=None, help="bad log-ins kept in flight (flood: 150)")
+    ap.add_argument(
+        "--flood", type=int, default=None, help="bad log-ins kept in flight (flood: 150)"
+    )
     ap.add_argument("--flood-from", choices=["one", "many"], default="many")
     # queue
     ap.add_argument("--count", type=int, default=1000)

@@ -87,7 +87,9 @@ def test_signup_login_logout(client: TestClient) -> None:
         ).status_code
         == 200
     )
-    r = client.post("/api/v1/auth/signup", json={"username": "alice", "password": "kernel-dojo-pass"})
+    r = client.post(
+        "/api/v1/auth/signup", json={"username": "alice", "password": "kernel-dojo-pass"}
+    )
     assert r.status_code == 409
     assert (
         client.post(
@@ -265,15 +267,23 @@ def test_admin_actions(client: TestClient, engine: Engine, queue: Queue, setting
     assert r == {"loaded": ["toy-add"], "errors": []}
     # closing sign-ups; a class invite code still lets students in
     r = client.put(
-        "/api/v1/admin/signups", json={"signups_open": False, "invite_code": "gpu-101-fall-2026"}, headers=h
+        "/api/v1/admin/signups",
+        json={"signups_open": False, "invite_code": "gpu-101-fall-2026"},
+        headers=h,
     )
     assert r.json() == {"signups_open": False, "invite_code": "gpu-101-fall-2026"}
     client.cookies.clear()
-    r = client.post("/api/v1/auth/signup", json={"username": "late", "password": "kernel-dojo-pass"})
+    r = client.post(
+        "/api/v1/auth/signup", json={"username": "late", "password": "kernel-dojo-pass"}
+    )
     assert r.status_code == 403 and "closed" in r.json()["detail"]
     r = client.post(
         "/api/v1/auth/signup",
-        json={"username": "late", "password": "kernel-dojo-pass", "invite_code": "gpu-101-fall-2026"},
+        json={
+            "username": "late",
+            "password": "kernel-dojo-pass",
+            "invite_code": "gpu-101-fall-2026",
+        },
     )
     assert r.status_code == 201
 

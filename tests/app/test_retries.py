@@ -27,9 +27,7 @@ def test_a_submission_whose_grading_keeps_dying_ends_as_internal_error(
 ) -> None:
     csrf = signup(client)
     body = {"problem": "toy-add", "language": "triton", "source": GOOD}
-    sid = client.post("/api/v1/submissions", json=body, headers={"X-CSRF-Token": csrf}).json()[
-        "id"
-    ]
+    sid = client.post("/api/v1/submissions", json=body, headers={"X-CSRF-Token": csrf}).json()["id"]
     holder = None
     for n in range(1, retries.MAX_TRIES + 1):
         # Each grading process is killed; its sibling takes the claim over at once.
@@ -62,9 +60,7 @@ def test_a_submission_whose_grading_keeps_dying_ends_as_internal_error(
 def test_a_live_claim_is_not_taken_over(engine: Engine, client: TestClient) -> None:
     csrf = signup(client)
     body = {"problem": "toy-add", "language": "triton", "source": GOOD}
-    sid = client.post("/api/v1/submissions", json=body, headers={"X-CSRF-Token": csrf}).json()[
-        "id"
-    ]
+    sid = client.post("/api/v1/submissions", json=body, headers={"X-CSRF-Token": csrf}).json()["id"]
     assert submissions.claim(engine, sid, "w@host/1", stale_s=3600) == 1
     # A takeover names a specific dead claimer; another one's claim stays.
     assert submissions.claim(engine, sid, "w@host/2", stale_s=3600, takeover="w@host/9") is None

@@ -78,7 +78,9 @@ def test_error_output_follows_source_visibility(client: TestClient, engine: Engi
     with Session(engine) as s:
         create_admin(s, "teacher", "kernel-dojo-pass")
     admin = other(client)
-    r = admin.post("/api/v1/auth/login", json={"username": "teacher", "password": "kernel-dojo-pass"})
+    r = admin.post(
+        "/api/v1/auth/login", json={"username": "teacher", "password": "kernel-dojo-pass"}
+    )
     assert r.status_code == 200
     assert SECRET in admin.get(f"/api/v1/submissions/{sid}").json()["result"]["stdout"]
 
