@@ -23,6 +23,7 @@ from app.core.config import Settings, get_settings
 from app.core.db import make_engine
 from app.core.hashpool import HashPool
 from app.core.headers import SecurityHeaders
+from app.core.inputs import RejectOddUrls
 from app.pages import errors
 from app.pages import router as pages_router
 from app.problems import ProblemRegistry
@@ -81,7 +82,9 @@ def create_app(
     app.add_middleware(RequestSlots, slots=_connection_capacity(settings))
     # Outermost of all: a body over the limit is refused before it is read or waits for a slot.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    # Around everything, so that refusals (413, 429) carry the headers too.
+    # A NUL or non-UTF-8 byte in the URL: 400 before anything reads it.
+    app.add_middleware(RejectOddUrls)
+    # Around everything, so that refusals (400, 413, 429) carry the headers too.
     app.add_middleware(SecurityHeaders)
     app.include_router(api_router, prefix="/api/v1")
     app.include_router(pages_router)

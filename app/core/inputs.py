@@ -65,3 +65,42 @@ def guard_engine(engine: Engine) -> None:
 def clean_text(s: str) -> str:
     """``s`` with NUL characters and unpaired surrogates replaced, so that it can be stored."""
     return s.replace("\x00", "\ufffd").encode("utf-8", "replace").decode("utf-8")
+
+
+class RejectOddUrls:
+    """A URL whose path or query carries a NUL character or bytes that are not UTF-8 gets a 400
+    before routing. Not every query value reaches the database (``?gpu=%00`` used to fall back
+    to the default board with a 200), so the rule is applied to the URL itself."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            why = _odd_url(scope.get("raw_path") or scope["path"].encode(), scope["query_string"])
+            if why:
+                from starlette.responses import JSONResponse, PlainTextResponse
+
+                api = scope["path"].startswith("/api/")
+                response = (
+                    JSONResponse({"detail": why}, status_code=400)
+                    if api
+                    else PlainTextResponse(why, status_code=400)
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def _odd_url(path: bytes, query: bytes) -> str | None:
+    from urllib.parse import unquote_to_bytes
+
+    for part in (path, query.replace(b"+", b" ")):
+        raw = unquote_to_bytes(part)
+        if b"\x00" in raw:
+            return "the URL must not contain NUL characters (%00)"
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return "the URL must be valid UTF-8"
+    return None
