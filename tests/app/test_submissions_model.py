@@ -8,20 +8,12 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app import submissions
-from app.models import Status, Submission, SubmissionCreate, User
+from app.models import Status, Submission
+from tests import factories
 
 
 def _sub(engine: Engine, name: str = "u1") -> int:
-    with Session(engine) as s:
-        u = User(username=name, password_hash="x")
-        s.add(u)
-        s.commit()
-        s.refresh(u)
-        sub = submissions.create(
-            s, u, SubmissionCreate(problem="toy-add", language="triton", source="x"), "cpu"
-        )
-        assert sub.id is not None
-        return sub.id
+    return factories.submission(engine, name)
 
 
 def _get(engine: Engine, sid: int) -> Submission:

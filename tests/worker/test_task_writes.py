@@ -13,9 +13,10 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, SQLModel
 
-from app import submissions, visibility
+from app import visibility
 from app.core.db import make_engine
-from app.models import Status, Submission, SubmissionCreate, User
+from app.models import Status, Submission
+from tests import factories
 from worker import tasks
 
 ACCEPTED = {"verdict": "accepted", "cases": [{"name": "n = 3", "passed": True}], "score_ms": 1.0}
@@ -34,16 +35,7 @@ def eng(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Engine]:
 
 
 def _submission(eng: Engine) -> int:
-    with Session(eng) as s:
-        u = User(username="learner", password_hash="x")
-        s.add(u)
-        s.commit()
-        s.refresh(u)
-        sub = submissions.create(
-            s, u, SubmissionCreate(problem="toy-add", language="triton", source="x"), "cpu"
-        )
-        assert sub.id is not None
-        return sub.id
+    return factories.submission(eng, "learner")
 
 
 def _fail(eng: Engine, needle: str, times: int) -> list[int]:
