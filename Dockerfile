@@ -1,7 +1,7 @@
 # KernelDojo images, one file, four targets (docker-compose.yml picks them):
 #   web         FastAPI app, no torch, no CUDA                   (non-root)
 #   worker-cpu  Celery worker grading Triton under the interpreter (compose profile `cpu`)
-#   worker-gpu  Celery worker with the CUDA toolkit (nvcc), CUDA torch, Triton, bubblewrap
+#   worker-gpu  Celery worker with CUDA torch, Triton, nvcc (all from PyPI), bubblewrap
 #   static      (internal) the browser bundle built with npm + esbuild
 #
 # Base images are build ARGs, so the same file builds from a locally made base where no
@@ -11,8 +11,8 @@
 ARG WEB_BASE=python:3.11-slim-bookworm
 ARG CPU_BASE=python:3.11-slim-bookworm
 ARG NODE_BASE=node:20-bookworm-slim
-# Ubuntu 24.04: Python 3.12 (KernelDojo needs >= 3.11; 22.04 ships 3.10).
-ARG GPU_BASE=nvidia/cuda:12.8.1-devel-ubuntu24.04
+# The GPU worker needs no CUDA base: nvcc comes from PyPI (see the worker-gpu stage).
+ARG GPU_BASE=python:3.11-slim-bookworm
 
 # ---------------------------------------------------------------------------------------------
 FROM ${NODE_BASE} AS static
@@ -78,14 +78,19 @@ HEALTHCHECK --interval=15s --timeout=20s --start-period=60s --retries=4 \
 CMD ["sh", "-c", "exec kerneldojo worker --queue \"$KERNELDOJO_GPU_KIND\""]
 
 # ---------------------------------------------------------------------------------------------
+# The CUDA toolchain comes from PyPI (requirements/worker-gpu.txt): torch's CUDA line and nvcc's
+# are the same by construction, and any Debian/Ubuntu base with Python >= 3.11 will do, so the
+# image builds where no registry is reachable. Optional: GPU_BASE=nvidia/cuda:13.0.x-devel-ubuntu24.04
+# with CUDA_FROM=base uses that image's /usr/local/cuda instead (pick a CUDA 13 base: torch's).
 FROM ${GPU_BASE} AS worker-gpu
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
+ARG CUDA_FROM=pypi
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:/usr/local/cuda/bin:$PATH \
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 DEBIAN_FRONTEND=noninteractive \
     KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems \
     NVIDIA_DRIVER_CAPABILITIES=compute,utility
-# python3-dev + gcc: Triton compiles its small C launcher at run time.
+# python3-dev + gcc: Triton compiles its small C launcher at run time; g++: nvcc's host compiler.
 RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends \
-        python3 python3-venv python3-dev gcc libc6-dev bubblewrap ca-certificates \
+        python3 python3-venv python3-dev gcc g++ libc6-dev bubblewrap ca-certificates \
     && rm -rf /var/lib/apt/lists/* \
     && python3 -m venv /opt/venv \
     && (id -u 1000 >/dev/null 2>&1 && userdel --remove "$(id -nu 1000)" || true) \
@@ -94,10 +99,21 @@ RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 instal
 # The judge's cache (the GPU's measured ceilings, torch baselines, the Triton cache its runners
 # read: worker/grading/tritoncache.py); docker-compose.yml keeps it in a volume across restarts.
 ENV KERNELDOJO_CACHE=/var/cache/kerneldojo
+# The big layer (torch + CUDA libraries, ~4 GB) before the source, so code changes reuse it.
+# Straight from PyPI: docker/wheels may hold the CPU build of torch, which `==` would also match.
+COPY requirements/worker-gpu.txt /tmp/worker-gpu.txt
+RUN if [ "$CUDA_FROM" = base ]; then \
+        sed -i -E '/^nvidia-(cuda-nvcc|nvvm|cuda-crt|cuda-cccl)==/d' /tmp/worker-gpu.txt; fi \
+    && pip install -r /tmp/worker-gpu.txt
+# The wheels' toolkit lives in site-packages/nvidia/cu13 (bin/nvcc, include/, lib/); nvcc.profile
+# looks for libraries in lib64/, and the judge finds nvcc on the PATH (or /usr/local/cuda/bin).
+RUN if [ "$CUDA_FROM" = pypi ]; then \
+        cu="$(python3 -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/nvidia/cu13" \
+        && ln -s lib "$cu/lib64" && ln -s "$cu" /usr/local/cuda; fi \
+    && nvcc --version | tail -n 1
 COPY --from=source /app /app
-# PyPI's default torch wheel is the CUDA build; nvcc comes from the base image.
 RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
-    pip install --find-links /tmp/wheels -e '/app[judge,web]'
+    pip install --find-links /tmp/wheels -c /tmp/worker-gpu.txt -e '/app[judge,web]'
 WORKDIR /app
 USER kerneldojo
 # KERNELDOJO_GPU_KIND is set per worker in docker-compose.yml (the queue's name, e.g. h100).
