@@ -59,8 +59,9 @@ problems-check: install
 gpu-check:
 	python3 scripts/gpu_check.py
 
-# The container stack end to end (build, up with the cpu profile, grade, restart, down); needs
-# Docker or Podman, takes minutes, not part of `make test`. Writes benchmarks/compose-smoke/.
+# The container stack end to end (build, up with the cpu profile, grade, restart, SIGKILL, the
+# GPU image without a GPU, stop, down); needs Docker or Podman, takes minutes (SMOKE_ARGS=--no-gpu
+# skips the GPU image), not part of `make test` or CI. Writes benchmarks/compose-smoke/.
 compose-smoke:
 	python3 scripts/compose_smoke.py $(SMOKE_ARGS)
 

