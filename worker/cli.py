@@ -14,8 +14,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from worker.grading import languages
 from worker.grading.results import GradeResult
-from worker.grading.schema import LANGUAGES, ProblemError
+from worker.grading.schema import ProblemError
 from worker.grading.verdicts import Verdict
 
 app = typer.Typer(
@@ -91,15 +92,25 @@ def render(result: GradeResult) -> None:
         out.print(f"score (geometric mean): {result.score_ms:.4f} ms")
 
 
+_NAMES = " or ".join(languages.names())
+_SUFFIXES = " or ".join(f"{lang.suffix} ({lang.label})" for lang in languages.all())
+
+
+def infer_language(source: Path) -> str | None:
+    """The registry's language for a file's suffix (``.py``: triton), or None."""
+    lang = languages.by_suffix(source.suffix)
+    return lang.name if lang else None
+
+
 @app.command()
 def grade(
     problem: Annotated[str, typer.Argument(help="Problem slug, or path to a problem folder")],
     source: Annotated[
         Path,
-        typer.Argument(help="Submission: .py (Triton) or .cu (CUDA)", exists=True, dir_okay=False),
+        typer.Argument(help=f"Submission: {_SUFFIXES}", exists=True, dir_okay=False),
     ],
     language: Annotated[
-        str | None, typer.Option(help="triton or cuda (default: from the extension)")
+        str | None, typer.Option(help=f"{_NAMES} (default: from the extension)")
     ] = None,
     device: Annotated[str, typer.Option(help="auto, cuda or cpu")] = "auto",
     mode: Annotated[
@@ -111,14 +122,15 @@ def grade(
     from worker.grading import grader, problems
 
     logging.basicConfig(level=logging.WARNING)
-    lang = language or LANGUAGES.get(source.suffix)
+    name = language or infer_language(source)
+    lang = languages.get(name) if name else None
     if (
-        lang not in ("triton", "cuda")
+        lang is None
         or device not in ("auto", "cuda", "cpu")
         or mode not in ("submit", "run")
     ):
         err.print(
-            f"[red]cannot grade:[/] language must be triton or cuda (got {lang!r}), device auto|cuda|cpu, mode submit|run"
+            f"[red]cannot grade:[/] language must be {_NAMES} (got {name!r}), device auto|cuda|cpu, mode submit|run"
         )
         raise typer.Exit(2)
     try:
@@ -126,7 +138,7 @@ def grade(
         result = grader.grade(
             prob,
             source.read_text(encoding="utf-8", errors="replace"),
-            lang,
+            lang.name,
             device=device,
             mode=mode,
             on_progress=_progress_printer(not as_json),
@@ -208,7 +220,7 @@ def check(
             dt = time.monotonic() - t0
             expected = s.expected
             detail = ""
-            if res.verdict == Verdict.NOT_RUN and s.language == "cuda":
+            if res.verdict == Verdict.NOT_RUN and not languages.require(s.language).runs_on_cpu:
                 # Without a GPU a CUDA sample is only compiled: a compile_error must still fail to
                 # compile. Its declared message is checked where it runs (scripts/gpu_check.py).
                 ok = expected != Verdict.COMPILE_ERROR

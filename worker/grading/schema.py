@@ -13,13 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from worker.grading import expr
+from worker.grading import expr, languages
 from worker.grading.verdicts import Verdict
 
 DTYPES = {"float32": "float", "float16": "half", "bfloat16": "__nv_bfloat16", "int32": "int"}
 COMPUTE_UNITS = ("fp32", "tf32", "fp16", "bf16")
 DIFFICULTIES = ("easy", "medium", "hard")
-LANGUAGES = {".py": "triton", ".cu": "cuda"}
 
 
 class ProblemError(ValueError):
@@ -148,11 +147,13 @@ class Problem:
     def shape(self, arg: Arg, params: dict[str, int]) -> tuple[int, ...]:
         return tuple(int(expr.evaluate(s, params)) for s in arg.shape)
 
+    # The two core languages' signatures by name (DESIGN.md's table); each language module
+    # writes its own (``languages.get(name).signature(problem)``).
     def triton_signature(self) -> str:
-        return f"def solve({', '.join(a.name for a in self.args)}):"
+        return languages.require("triton").signature(self)
 
     def cuda_signature(self) -> str:
-        return f'extern "C" void solve({", ".join(a.c_decl() for a in self.args)})'
+        return languages.require("cuda").signature(self)
 
     def file(self, name: str) -> Path:
         return self.path / name
@@ -167,8 +168,8 @@ class Problem:
         return p.read_text(encoding="utf-8") if p.exists() else None
 
     def starter(self, language: str) -> str:
-        name = "solution.py" if language == "triton" else "solution.cu"
-        return (self.path / "starter" / name).read_text(encoding="utf-8")
+        """``starter/solution<suffix>`` when the folder has one, else generated from ``args``."""
+        return languages.require(language).starter(self)
 
 
 class _Table:
@@ -298,7 +299,8 @@ def load_problem(path: Path) -> Problem:
     )
     top.finish()
 
-    for name in ("statement.md", "reference.py", "starter/solution.py", "starter/solution.cu"):
+    # Starters are optional: a language writes one from the signature (languages/).
+    for name in ("statement.md", "reference.py"):
         if not (path / name).is_file():
             raise ProblemError(path / name, "", "file not found (required in every problem folder)")
 
@@ -398,7 +400,8 @@ def _load_samples(path: Path) -> list[SampleSolution]:
         if not folder.is_dir():
             continue
         for f in sorted(folder.iterdir()):
-            if f.suffix not in LANGUAGES:
+            lang = languages.by_suffix(f.suffix)
+            if lang is None:
                 continue
             if sub == "accepted":
                 expected, message = Verdict.ACCEPTED, None
@@ -407,7 +410,7 @@ def _load_samples(path: Path) -> list[SampleSolution]:
             out.append(
                 SampleSolution(
                     path=f,
-                    language=LANGUAGES[f.suffix],
+                    language=lang.name,
                     expected=expected,
                     expected_message=message,
                 )

@@ -94,3 +94,33 @@ def test_human_output_shows_progress_and_table(extra: list[str]) -> None:
     assert proc.returncode == 0
     assert "testing 1/" in proc.stderr and "compiling" in proc.stderr
     assert "Wrong Answer" in proc.stdout and "Test cases" in proc.stdout
+
+
+def test_language_is_inferred_from_the_registrys_suffixes(tmp_path: Path) -> None:
+    from worker.cli import infer_language
+
+    assert infer_language(tmp_path / "x.py") == "triton"
+    assert infer_language(tmp_path / "x.cu") == "cuda"
+    assert infer_language(tmp_path / "x.txt") is None
+
+
+def test_language_choices_come_from_the_registry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from tests import fake_language
+    from worker.cli import app
+
+    src = tmp_path / "x.fk"
+    src.write_text("pass\n")
+    runner = CliRunner()
+    r = runner.invoke(app, ["grade", "no-such-problem", str(src)])
+    assert r.exit_code == 2 and "language must be triton or cuda (got None)" in r.output
+    r = runner.invoke(app, ["grade", "no-such-problem", str(src), "--language", "cobol"])
+    assert "language must be triton or cuda (got 'cobol')" in r.output
+    fake_language.register(monkeypatch)
+    for extra in ([], ["--language", "fakelang"]):  # inferred from .fk, or named
+        r = runner.invoke(app, ["grade", "no-such-problem", str(src), *extra])
+        assert r.exit_code == 2 and "language must" not in r.output, r.output
+        assert "no-such-problem" in r.output  # it got as far as looking up the problem

@@ -1,0 +1,85 @@
+"""What a language declares: the base every language module fills in.
+
+One instance per language, listed in ``languages/__init__.py``, is what the web app, the API
+(``GET /api/v1/languages``), both CLIs and the editor read. This step of issue #19 covers what
+those read (names, suffix, editor mode, track, CPU support, signature, starter); how a language
+is prepared, loaded and called is still in the judge core (``grader.py``, ``runner.py``,
+``compilers.py``): see docs/languages.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+if TYPE_CHECKING:  # schema imports this package; at run time only the objects are used
+    from worker.grading.schema import Problem
+
+Track = Literal["kernel", "framework"]
+
+
+class Language:
+    """A submission language. Subclasses set the class attributes and the two generators."""
+
+    name: ClassVar[str]  # what submissions, the API and ``--language`` carry: "triton"
+    label: ClassVar[str]  # short, on leaderboards and submission pages: "Triton"
+    menu_label: ClassVar[str]  # the editor's language menu: "Triton (Python)"
+    suffix: ClassVar[str]  # a source file's suffix, for inference and starters: ".py"
+    # The CodeMirror language the editor and the code viewer highlight with; each mode is one
+    # import in app/static/src/modes.js ("python", "cpp").
+    editor_mode: ClassVar[str]
+    comment: ClassVar[str]  # line-comment marker, for starters and the signature display
+    track: ClassVar[Track] = "kernel"  # kernel: own kernels only; framework: any library op
+    # Graded for correctness without a GPU (Triton: under its interpreter). When False, a CPU
+    # worker compiles the source and answers not_run.
+    runs_on_cpu: ClassVar[bool]
+    declaration_end: ClassVar[str] = ""  # what ends the signature as a declaration (C: ";")
+
+    def signature(self, problem: Problem) -> str:
+        """``solve``'s signature in this language, from the problem's ``[signature]``."""
+        raise NotImplementedError
+
+    def generate_starter(self, problem: Problem) -> str:
+        """A starter written from ``problem.args``: imports, an empty kernel, and a ``solve``
+        that launches it. It compiles and passes the static policy; it computes nothing."""
+        raise NotImplementedError
+
+    def starter_path(self, problem: Problem) -> Path:
+        return problem.path / "starter" / f"solution{self.suffix}"
+
+    def starter(self, problem: Problem) -> str:
+        """The problem folder's hand-written starter when there is one, else a generated one."""
+        hand = self.starter_path(problem)
+        if hand.is_file():
+            return hand.read_text(encoding="utf-8")
+        return self.generate_starter(problem)
+
+    def signature_line(self, problem: Problem) -> str:
+        """The signature as the problem page shows it: ``def solve(a, b):   # Triton``."""
+        return f"{self.signature(problem)}{self.declaration_end}   {self.comment} {self.label}"
+
+    def public(self) -> dict[str, Any]:
+        """What ``GET /api/v1/languages`` and the editor's page data carry."""
+        return {
+            "name": self.name,
+            "label": self.label,
+            "menu_label": self.menu_label,
+            "suffix": self.suffix,
+            "editor_mode": self.editor_mode,
+            "track": self.track,
+            "runs_on_cpu": self.runs_on_cpu,
+        }
+
+    def __repr__(self) -> str:
+        return f"<language {self.name}>"
+
+
+def shapes_comment(problem: Problem, marker: str) -> str:
+    """Comment lines naming each tensor argument's role, dtype and shape."""
+    parts = []
+    for role in ("input", "output"):
+        args = [a for a in problem.args if a.role == role]
+        if args:
+            described = ", ".join(f"{a.name} [{', '.join(a.shape)}] {a.dtype}" for a in args)
+            parts.append(f"{role}{'s' if len(args) > 1 else ''} {described}")
+    return f"{marker} {'; '.join(parts)}."

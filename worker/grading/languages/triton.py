@@ -1,0 +1,54 @@
+"""Triton: a Python file defining ``solve(...)`` that launches ``@triton.jit`` kernels on the
+judge's torch tensors. Runs on the CPU under Triton's interpreter."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from worker.grading.languages.base import Language, shapes_comment
+
+if TYPE_CHECKING:
+    from worker.grading.schema import Problem
+
+
+class Triton(Language):
+    name: ClassVar[str] = "triton"
+    label: ClassVar[str] = "Triton"
+    menu_label: ClassVar[str] = "Triton (Python)"
+    suffix: ClassVar[str] = ".py"
+    editor_mode: ClassVar[str] = "python"
+    comment: ClassVar[str] = "#"
+    runs_on_cpu: ClassVar[bool] = True
+
+    def signature(self, problem: Problem) -> str:
+        return f"def solve({', '.join(a.name for a in problem.args)}):"
+
+    def generate_starter(self, problem: Problem) -> str:
+        out = problem.outputs[0]
+        kernel_args = ", ".join(f"{a.name}_ptr" if a.is_tensor else a.name for a in problem.args)
+        call_args = ", ".join(a.name for a in problem.args)
+        params = ", ".join(
+            f"{a.name}: torch.Tensor" if a.is_tensor else f"{a.name}: int" for a in problem.args
+        )
+        return f"""import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def solve_kernel({kernel_args}, BLOCK: tl.constexpr):
+    # TODO: program i handles elements i * BLOCK ... of {out.name} (mask out those past its end):
+    # load the inputs at those offsets, compute, and store the result into {out.name}_ptr.
+    pass
+
+
+{shapes_comment(problem, "#")}
+# Contiguous tensors on the GPU; write the result into the output and return nothing.
+def solve({params}):
+    BLOCK = 1024
+    grid = (triton.cdiv({out.name}.numel(), BLOCK),)
+    solve_kernel[grid]({call_args}, BLOCK=BLOCK)
+"""
+
+
+LANGUAGE = Triton()
