@@ -16,6 +16,7 @@ from typing import Annotated
 
 import typer
 
+from worker.grading import languages
 from worker.grading.device import gpu_kind
 
 log = logging.getLogger("kerneldojo")
@@ -213,17 +214,21 @@ def admin_create(
     typer.echo(f"admin {user.username!r} is ready")
 
 
+_NAMES = " or ".join(languages.names())
+_SUFFIXES = ", ".join(f"{lang.suffix} ({lang.label})" for lang in languages.all())
+
+
 def submit(
     problem: Annotated[str, typer.Argument(help="Problem slug, e.g. vector-add.")],
     file: Annotated[
-        Path, typer.Argument(exists=True, dir_okay=False, help="A .py (Triton) or .cu (CUDA) file.")
+        Path, typer.Argument(exists=True, dir_okay=False, help=f"A source file: {_SUFFIXES}.")
     ],
     server: Annotated[str, typer.Option(help="The KernelDojo server.")] = "http://127.0.0.1:8000",
     token: Annotated[
         str, typer.Option(envvar="KERNELDOJO_TOKEN", help="Personal API token (Settings → Tokens).")
     ] = "",
     language: Annotated[
-        str, typer.Option(help="triton or cuda; default from the file's extension.")
+        str, typer.Option(help=f"{_NAMES}; default from the file's extension.")
     ] = "",
     run: Annotated[bool, typer.Option("--run", help="Tests only (not ranked).")] = False,
     gpu: Annotated[str, typer.Option(help="GPU kind; default: the server's first.")] = "",
@@ -231,7 +236,8 @@ def submit(
     """Submit a solution, stream its progress, print the result."""
     from app.submit_client import submit_and_follow
 
-    lang = language or {".py": "triton", ".cu": "cuda"}.get(file.suffix, "")
+    inferred = languages.by_suffix(file.suffix)
+    lang = language or (inferred.name if inferred else "")
     code = submit_and_follow(
         server,
         token,

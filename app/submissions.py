@@ -22,10 +22,10 @@ from sqlmodel import Session, col, select
 from app import retries
 from app.core.inputs import clean_text
 from app.models import Status, Submission, SubmissionCreate, User, utcnow
+from worker.grading import languages
 from worker.grading.schema import Problem
 
 log = logging.getLogger(__name__)
-LANGUAGES = ("triton", "cuda")
 
 
 class SubmissionError(ValueError):
@@ -42,9 +42,9 @@ def validate(
     """Check a submission's input; return the GPU kind (queue) it goes to."""
     if problem is None:
         raise SubmissionError(f"unknown problem {data.problem!r}", 404)
-    if data.language not in LANGUAGES:
+    if languages.get(data.language) is None:
         raise SubmissionError(
-            f"unknown language {data.language!r}; use one of {', '.join(LANGUAGES)}"
+            f"unknown language {data.language!r}; use one of {', '.join(languages.names())}"
         )
     if not data.source.strip():
         raise SubmissionError("the source is empty")

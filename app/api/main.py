@@ -2,8 +2,8 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import admin, auth, leaderboard, problems, submissions, tokens
+from app.api.routes import admin, auth, languages, leaderboard, problems, submissions, tokens
 
 api_router = APIRouter()
-for r in (auth, problems, submissions, leaderboard, tokens, admin):
+for r in (auth, problems, languages, submissions, leaderboard, tokens, admin):
     api_router.include_router(r.router)

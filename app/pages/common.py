@@ -14,6 +14,7 @@ from app import sessions
 from app.core.security import csrf_matches
 from app.deps import SessionDep, csrf_token
 from app.models import User
+from worker.grading import languages
 from worker.grading.verdicts import Verdict
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -37,7 +38,19 @@ def fmt_ms(v: float | None) -> str:
     return f"{v * 1000:.1f} µs"
 
 
+def language_label(name: str) -> str:
+    lang = languages.get(name)
+    return lang.label if lang else name
+
+
+def editor_mode(name: str) -> str:
+    lang = languages.get(name)
+    return lang.editor_mode if lang else languages.default().editor_mode
+
+
 templates.env.filters["verdict_label"] = verdict_label
+templates.env.filters["language_label"] = language_label
+templates.env.filters["editor_mode"] = editor_mode
 templates.env.filters["ms"] = fmt_ms
 templates.env.filters["dt"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else ""
 

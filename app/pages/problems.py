@@ -12,6 +12,7 @@ from app import stats, visibility
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Submission
 from app.pages.common import PageUser, render
+from worker.grading import languages
 
 router = APIRouter(include_in_schema=False)
 
@@ -103,13 +104,16 @@ def problem_page(
     data = {
         "slug": slug,
         "loggedIn": user is not None,
-        "starters": {"triton": p.starter("triton"), "cuda": p.starter("cuda")},
+        # The editor's menu, highlighting and starters, in the registry's order.
+        "languages": [lang.public() for lang in languages.all()],
+        "starters": {lang.name: lang.starter(p) for lang in languages.all()},
     }
     return render(
         request,
         "problem.html",
         user,
         p=p,
+        languages=languages.all(),
         statement=registry.catalog.statements.get(slug, ""),
         editorial=registry.catalog.editorials.get(slug) if solved else None,
         solved=solved,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -11,6 +12,7 @@ from sqlmodel import Session
 from app import submissions
 from app.accounts import create_admin
 from app.models import Submission
+from tests import fake_language
 from tests.app.conftest import Queue, signup
 
 GOOD = "import triton\n\ndef solve(a, b, c, n):\n    pass\n"
@@ -311,3 +313,34 @@ def test_openapi_docs_served(client: TestClient) -> None:
     assert client.get("/api/v1/docs").status_code == 200
     paths = client.get("/api/v1/openapi.json").json()["paths"]
     assert "/api/v1/submissions" in paths and "/api/v1/leaderboard/{slug}" in paths
+
+
+def test_languages_come_from_the_registry(
+    client: TestClient, queue: Queue, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    body = client.get("/api/v1/languages").json()
+    assert [lang["name"] for lang in body] == ["triton", "cuda"]
+    assert body[1] == {
+        "name": "cuda",
+        "label": "CUDA",
+        "menu_label": "CUDA C++",
+        "suffix": ".cu",
+        "editor_mode": "cpp",
+        "track": "kernel",
+        "runs_on_cpu": False,
+    }
+    fake_language.register(monkeypatch)  # one more language: every list follows
+    assert [lang["name"] for lang in client.get("/api/v1/languages").json()] == [
+        "triton",
+        "cuda",
+        "fakelang",
+    ]
+    detail = client.get("/api/v1/problems/toy-add").json()
+    assert detail["signatures"]["fakelang"] == "fake solve(a b c n)"
+    assert detail["starters"]["fakelang"] == "# fake starter\n"
+    assert detail["signatures"]["cuda"].startswith('extern "C" void solve(const float* a')
+    csrf = signup(client)
+    r = _submit(client, csrf, language="fakelang")
+    assert r.status_code == 201, r.text  # type: ignore[attr-defined]
+    r = _submit(client, csrf, language="cobol")
+    assert "use one of triton, cuda, fakelang" in r.json()["detail"]  # type: ignore[attr-defined]

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import re
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from app import submissions
 from app.accounts import create_admin
+from tests import fake_language
 from tests.app.conftest import csrf_of
 
 GPU_RESULT = {
@@ -104,6 +107,30 @@ def test_problem_page(client: TestClient) -> None:
     assert r.status_code == 404 and "no problem called" in r.text
 
 
+def _page_data(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="problem-data">(.*?)</script>', html, re.S)
+    assert m
+    return dict(json.loads(m.group(1)))
+
+
+def test_the_editor_reads_the_languages_the_page_embeds(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = _page_data(client.get("/problems/toy-add").text)
+    assert [(x["name"], x["menu_label"], x["editor_mode"]) for x in data["languages"]] == [
+        ("triton", "Triton (Python)", "python"),
+        ("cuda", "CUDA C++", "cpp"),
+    ]
+    assert set(data["starters"]) == {"triton", "cuda"}
+    fake_language.register(monkeypatch)  # one more language in the registry: the page follows
+    html = client.get("/problems/toy-add").text
+    data = _page_data(html)
+    assert [x["name"] for x in data["languages"]] == ["triton", "cuda", "fakelang"]
+    assert data["starters"]["fakelang"] == "# fake starter\n"
+    assert "fake solve(a b c n)   # FakeLang" in html  # the signatures list
+    assert "void solve(const float* a, const float* b, float* c, int n);   // CUDA" in html
+
+
 def test_submission_page_with_gpu_timings(client: TestClient, engine: Engine) -> None:
     _form_signup(client)
     r = client.post(
@@ -123,6 +150,7 @@ def test_submission_page_with_gpu_timings(client: TestClient, engine: Engine) ->
     assert page.count("<svg") >= 3  # time per case, roofline, history
     assert "rank <b>#1</b>" in page
     assert "timed to the end of all GPU work" not in page
+    assert 'data-mode="python"' in page and "· Triton ·" in page  # from the registry
 
 
 def test_submission_page_says_when_the_judges_clock_timed_calls(

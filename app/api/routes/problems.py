@@ -7,6 +7,7 @@ from pydantic import BaseModel
 
 from app import stats, visibility
 from app.deps import OptionalUser, RegistryDep, SessionDep
+from worker.grading import languages
 
 router = APIRouter(prefix="/problems", tags=["problems"])
 
@@ -73,6 +74,6 @@ def get_problem(
         solved=solved,
         statement_markdown=p.statement,
         statement_html=registry.catalog.statements.get(slug, ""),
-        signatures={"triton": p.triton_signature(), "cuda": p.cuda_signature()},
-        starters={"triton": p.starter("triton"), "cuda": p.starter("cuda")},
+        signatures={lang.name: lang.signature(p) for lang in languages.all()},
+        starters={lang.name: lang.starter(p) for lang in languages.all()},
     )

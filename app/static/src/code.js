@@ -1,12 +1,11 @@
 // Read-only syntax highlighting of submitted code (pre.code[data-lang]) with the same Lezer
-// parsers as the editor; tokens get tok-* classes styled in app.css.
+// parsers as the editor (the mode, data-mode, is the registry language's editor_mode); tokens get tok-* classes styled in app.css.
 import { classHighlighter, highlightCode } from "@lezer/highlight";
-import { pythonLanguage } from "@codemirror/lang-python";
-import { cppLanguage } from "@codemirror/lang-cpp";
+import { parserFor } from "./modes.js";
 
 for (const pre of document.querySelectorAll("pre.code[data-lang]")) {
   const text = pre.textContent;
-  const lang = pre.dataset.lang === "cuda" ? cppLanguage : pythonLanguage;
+  const lang = parserFor(pre.dataset.mode);
   const code = document.createElement("code");
   highlightCode(
     text,

@@ -1,12 +1,12 @@
-// The problem page: CodeMirror 6 editor (Python for Triton, C++ for CUDA), language switch
-// loading the starter, drafts in localStorage, Ctrl/Cmd+Enter to run, Run and Submit.
+// The problem page: CodeMirror 6 editor; a language menu built from the registry's languages
+// that the page embeds (cfg.languages: name, menu_label, editor_mode...), the switch loading
+// the starter; drafts in localStorage, Ctrl/Cmd+Enter to run, Run and Submit.
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { indentUnit } from "@codemirror/language";
-import { python } from "@codemirror/lang-python";
-import { cpp } from "@codemirror/lang-cpp";
 import { oneDark } from "@codemirror/theme-one-dark";
+import { editorMode } from "./modes.js";
 import { followSubmission, renderCases, stageText } from "./progress.js";
 
 const page = document.getElementById("problem-page");
@@ -17,11 +17,14 @@ const gpuSelect = document.getElementById("gpu-kind");
 const output = document.getElementById("run-output");
 const language = new Compartment();
 const draftKey = (lang) => `kerneldojo:draft:${cfg.slug}:${lang}`;
-let current = localStorage.getItem(`kerneldojo:lang:${cfg.slug}`) || "triton";
-if (!cfg.starters[current]) current = "triton";
+const langs = Object.fromEntries(cfg.languages.map((l) => [l.name, l]));
+for (const l of cfg.languages) langSelect.add(new Option(l.menu_label, l.name));
+const fallback = cfg.languages[0].name; // the registry's first is the default
+let current = localStorage.getItem(`kerneldojo:lang:${cfg.slug}`) || fallback;
+if (!langs[current] || !cfg.starters[current]) current = fallback;
 langSelect.value = current;
 
-const langExt = (lang) => (lang === "cuda" ? cpp() : python());
+const langExt = (lang) => editorMode(langs[lang].editor_mode);
 const initial = localStorage.getItem(draftKey(current)) ?? cfg.starters[current];
 let saveTimer = null;
 
