@@ -99,3 +99,25 @@ def test_submit_streams_progress_and_prints_the_result(
         timeout=60,
     )
     assert r.returncode == 2 and "unknown problem" in r.stdout
+
+
+def test_submit_infers_the_language_from_the_registry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import typer
+    from typer.testing import CliRunner
+
+    from app import cli, submit_client
+    from tests import fake_language
+
+    sent: list[str] = []
+    monkeypatch.setattr(submit_client, "submit_and_follow", lambda *a: sent.append(a[4]) or 0)
+    fake_language.register(monkeypatch)
+    app = typer.Typer()
+    app.command()(cli.submit)
+    app.command()(cli.serve)  # two commands: the first argument names one
+    for name in ("x.cu", "x.py", "x.fk", "x.txt"):
+        (tmp_path / name).write_text("pass\n")
+        r = CliRunner().invoke(app, ["submit", "vector-add", str(tmp_path / name)])
+        assert r.exit_code == 0, r.output
+    assert sent == ["cuda", "triton", "fakelang", ""]  # unknown: the server says which exist
