@@ -1,7 +1,16 @@
 #!/usr/bin/env python3
 """Every GPU check in one call: sample solutions, adversarial submissions, benchmarks.
 
-Run on a host with an NVIDIA GPU, torch (CUDA build), triton, numpy and nvcc:
+Run on a host with an NVIDIA GPU, torch (CUDA build), triton, numpy and nvcc. The versions
+the class server's GPU image uses are pinned in requirements/worker-gpu.txt (torch, Triton and
+nvcc, all from PyPI); on a bare GPU host, the same set:
+
+    python3 -m venv .venv-gpu && .venv-gpu/bin/pip install -r requirements/worker-gpu.txt -e '.[judge]'
+    PATH="$(.venv-gpu/bin/python -c 'import nvidia, os; print(os.path.join(nvidia.__path__[0], "cu13", "bin"))'):$PATH" \
+        .venv-gpu/bin/python scripts/gpu_check.py --phase samples
+
+(the wheel's toolkit wants a ``lib64`` beside its ``lib``: ``ln -s lib .../nvidia/cu13/lib64``,
+as the Dockerfile does, or linking fails with "cannot find -lcudart_static").
 
     python3 scripts/gpu_check.py                   # everything
     python3 scripts/gpu_check.py --phase samples   # grade every sample, compare verdicts
