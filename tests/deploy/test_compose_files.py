@@ -37,8 +37,9 @@ def test_every_role_has_a_healthcheck_and_roles_run_unprivileged() -> None:
     assert COMPOSE.count("condition: service_healthy") == 4
 
 
-def test_only_the_web_port_is_published() -> None:
-    assert re.findall(r'^\s+- "(.+)"$', COMPOSE, re.M) == ["${WEB_PORT:-8000}:8000"]
+def test_only_the_web_port_is_published_on_loopback_by_default() -> None:
+    ports = re.findall(r'^\s+- "(.+)"$', COMPOSE, re.M)
+    assert ports == ["${WEB_ADDRESS:-127.0.0.1}:${WEB_PORT:-8000}:8000"]
     assert "6379:" not in COMPOSE and "5432:" not in COMPOSE
 
 
