@@ -32,9 +32,10 @@ def _walk() -> None:
                     pass
     for name in os.listdir("/sandbox"):
         # .kd-triton-launchers.jsonl: the runner's own notes of Triton launcher signatures
-        # (worker/grading/tritoncache.py), written before and while this code runs.
+        # (worker/grading/tritoncache.py), written before and while this code runs; .triton:
+        # the runner's own Triton cache (kept per source afterwards, sourcecache.py).
         if not (
-            name in ("solution.py", "output.log", ".kd-triton-launchers.jsonl")
+            name in ("solution.py", "output.log", ".kd-triton-launchers.jsonl", ".triton")
             or name.endswith(".buf")
         ):
             _found.append("/sandbox/" + name)
