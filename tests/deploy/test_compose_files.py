@@ -55,3 +55,19 @@ def test_the_gpu_workers_cache_is_a_volume_the_image_points_at() -> None:
     assert f"install -d -o kerneldojo -g kerneldojo {path.group(1)}" in DOCKERFILE
     assert f"- judgecache:{path.group(1)}" in COMPOSE
     assert re.search(r"^volumes:\n(?:  \w+:\n)*  judgecache:", COMPOSE, re.M)
+
+
+def test_postgres_stops_fast_and_workers_get_a_grace_period() -> None:
+    assert "STOPSIGNAL SIGINT" in (ROOT / "docker" / "postgres.Dockerfile").read_text()
+    assert "stop_signal: SIGINT" in COMPOSE
+    assert re.search(r"^x-worker: &worker\n(?:  .*\n)*  stop_grace_period: \d+s$", COMPOSE, re.M)
+
+
+def test_the_gpu_image_takes_one_pinned_set_with_nvcc_matching_its_parts() -> None:
+    assert "COPY requirements/worker-gpu.txt" in DOCKERFILE
+    pins = dict(
+        re.findall(r"^([\w-]+)==(\S+)$", (ROOT / "requirements/worker-gpu.txt").read_text(), re.M)
+    )
+    assert {"torch", "triton", "numpy", "nvidia-cuda-nvcc"} <= set(pins)
+    # nvcc leaves these unpinned; a newer nvvm or crt than nvcc breaks it.
+    assert pins["nvidia-nvvm"] == pins["nvidia-cuda-crt"] == pins["nvidia-cuda-nvcc"]
