@@ -124,11 +124,7 @@ def grade(
     logging.basicConfig(level=logging.WARNING)
     name = language or infer_language(source)
     lang = languages.get(name) if name else None
-    if (
-        lang is None
-        or device not in ("auto", "cuda", "cpu")
-        or mode not in ("submit", "run")
-    ):
+    if lang is None or device not in ("auto", "cuda", "cpu") or mode not in ("submit", "run"):
         err.print(
             f"[red]cannot grade:[/] language must be {_NAMES} (got {name!r}), device auto|cuda|cpu, mode submit|run"
         )
