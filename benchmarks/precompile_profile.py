@@ -38,17 +38,8 @@ def main() -> None:
     spec = importlib.util.spec_from_file_location("solution", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    cases = []
-    for c, tune in [(c, autotune.TUNE_FIRST) for c in p.tests] + [
-        (c, autotune.TUNE_FULL) for c in p.benchmarks
-    ]:
-        args = [
-            {"kind": "int", "value": c.params[a.name]}
-            if not a.is_tensor
-            else {"kind": "tensor", "dtype": a.dtype, "shape": list(p.shape(a, c.params))}
-            for a in p.args
-        ]
-        cases.append((c.name, {"args": args, "tune": tune}))
+    cases = [(c.name, precompile.placeholder(p, c, autotune.TUNE_FIRST)) for c in p.tests]
+    cases += [(c.name, precompile.placeholder(p, c, autotune.TUNE_FULL)) for c in p.benchmarks]
     t0 = time.monotonic()
 
     def invoke(args):

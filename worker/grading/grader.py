@@ -32,6 +32,7 @@ from worker.grading import (
     gpumem,
     guards,
     policy,
+    precompile,
     problems,
     sourcecache,
     timing,
@@ -414,8 +415,9 @@ class _Session:
         if self.language != "triton" or self.dev != "cuda":
             return
         bench = self.problem.benchmarks if self.mode == "submit" else []
-        cases = [self._placeholder(c, autotune.TUNE_FIRST) for c in self.problem.tests]
-        cases += [self._placeholder(c, autotune.TUNE_FULL) for c in bench]
+        p = self.problem
+        cases = [precompile.placeholder(p, c, autotune.TUNE_FIRST) for c in p.tests]
+        cases += [precompile.placeholder(p, c, autotune.TUNE_FULL) for c in bench]
         self.progress({"stage": "compiling"})
         self.activity = {"stage": "compiling"}
         t0 = time.monotonic()
@@ -432,19 +434,6 @@ class _Session:
                 self.result.phases[f"precompile_{k}"] = _count(msg.get(k))
         else:
             log.info("precompile answered %s", str(msg)[:200])
-
-    def _placeholder(self, case: Case, tune: str) -> dict[str, Any]:
-        args = [
-            {"kind": "int", "value": case.params[a.name]}
-            if not a.is_tensor
-            else {
-                "kind": "tensor",
-                "dtype": a.dtype,
-                "shape": list(self.problem.shape(a, case.params)),
-            }
-            for a in self.problem.args
-        ]
-        return {"args": args, "tune": tune}
 
     # -- running cases ----------------------------------------------------------------------
     def _check_memory(self, when: str) -> None:

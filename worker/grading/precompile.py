@@ -47,6 +47,18 @@ def available() -> bool:
     return True
 
 
+def placeholder(problem: Any, case: Any, tune: str) -> dict[str, Any]:
+    """What the runner needs to call ``solve`` at a case's sizes: its integers, and each
+    tensor's dtype and shape (the referee's message; ``_args`` makes the tensors)."""
+    args = [
+        {"kind": "int", "value": case.params[a.name]}
+        if not a.is_tensor
+        else {"kind": "tensor", "dtype": a.dtype, "shape": list(problem.shape(a, case.params))}
+        for a in problem.args
+    ]
+    return {"args": args, "tune": tune}
+
+
 def _args(case: dict[str, Any], torch: Any, device: str) -> list[Any]:
     out: list[Any] = []
     for a in case["args"]:
@@ -116,7 +128,7 @@ def run(
 
     t0 = time.monotonic()
     skipped = 0
-    host = waited = made = 0.0
+    host = waited = 0.0
     slowest: list[tuple[int, int]] = []  # per case: ms in all, ms making the placeholders
     futures: list[Any] = []
     with ThreadPoolExecutor(THREADS, thread_name_prefix="kd-compile") as pool:
@@ -126,7 +138,7 @@ def run(
             mode = AsyncCompileMode(pool)
         with contextlib.suppress(Exception), mode:
             for case in cases:
-                t = time.monotonic()
+                t = made = time.monotonic()
                 try:
                     with _compile_only(case.get("tune", autotune.TUNE_FIRST)):
                         args = _args(case, torch, device)

@@ -23,6 +23,7 @@ What a runner can and cannot do with it:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -52,14 +53,22 @@ def root() -> Path:
     """Beside the worker's shared Triton cache; listable by the worker only."""
     from worker.grading import tritoncache
 
-    path = tritoncache.shared_dir().parent / "triton-by-source"
+    return _made(tritoncache.shared_dir().parent / "triton-by-source")
+
+
+@functools.cache
+def _made(path: Path) -> Path:
     path.mkdir(mode=0o311, exist_ok=True)
     os.chmod(path, 0o311)
     return path
 
 
 def _secret() -> bytes:
-    path = root().parent / "triton-by-source.key"
+    return _read_secret(root().parent / "triton-by-source.key")
+
+
+@functools.cache
+def _read_secret(path: Path) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
