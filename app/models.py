@@ -34,6 +34,8 @@ class User(UserBase, table=True):
     id: int | None = Field(default=None, primary_key=True)
     password_hash: str
     is_admin: bool = False
+    # Runs classes (app/classes): creates them, grades their students; no server admin.
+    is_instructor: bool = False
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -67,6 +69,7 @@ class PasswordChange(SQLModel):
 class UserPublic(UserBase):
     id: int
     is_admin: bool
+    is_instructor: bool = False
     created_at: datetime
 
 

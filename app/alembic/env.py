@@ -6,6 +6,7 @@ from alembic import context
 from sqlmodel import SQLModel
 
 from app import models  # noqa: F401  (registers the tables)
+from app.classes import models as class_models  # noqa: F401  (class mode's tables)
 from app.core.config import get_settings
 from app.core.db import make_engine
 
