@@ -10,7 +10,9 @@ compiled for an earlier one helps, as for a learner's new attempt. They are grad
 another as a worker would, --gap seconds apart, with a warm pool (runners for the next
 submissions start while this one is graded; they create their CUDA contexts once a grading is
 over, as in the worker). ``--resubmit N`` then grades the last source N more times, as a learner
-pressing Submit again (the per-source kernel cache, sourcecache.py, applies).
+pressing Submit again (the per-source kernel cache, sourcecache.py, applies). On a GPU the worker
+first warms up as worker/tasks.py does (warmup.py: every problem's editorial graded once;
+``--cold`` skips it).
 
 ``--suite``: every problem's editorial (``triton_fast.py``), the autotuned tutorial-style matmul
 written for this benchmark (``benchmarks/kernels/matmul_autotune16.py``) and the tensor-descriptor
@@ -33,7 +35,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import grader, problems  # noqa: E402
+from worker.grading import grader, problems, warmup  # noqa: E402
 from worker.grading.runner_client import RunnerPool  # noqa: E402
 
 
@@ -183,12 +185,27 @@ def main() -> None:
     ap.add_argument("--sample", default="triton_fast.py")
     ap.add_argument("--json", type=Path, help="write the raw figures here")
     ap.add_argument(
+        "--cold",
+        action="store_true",
+        help="skip the worker's warm-up (each problem's first grading then pays for it)",
+    )
+    ap.add_argument(
         "--gap", type=float, default=2.0, help="seconds between one verdict and the next submission"
     )
     ns = ap.parse_args()
     dev = grader.resolve_device(ns.device)
     pool = RunnerPool(dev)
     pool.settle(120)  # a warm worker: its first runner is ready before the first submission
+    warmed: dict[str, Any] = {}
+    if dev == "cuda" and not ns.cold:
+        # As a GPU worker does at start (worker/tasks.py): every problem's editorial once.
+        t0 = time.monotonic()
+        warmed = warmup.warm(
+            lambda p, src: str(grader.grade(p, src, "triton", device=dev, pool=pool).verdict),
+            warmup.Gate(),
+        )
+        print(f"warm-up {time.monotonic() - t0:.1f}s {warmed}", flush=True)
+        time.sleep(ns.gap)
     entries = SUITE if ns.suite else [(ns.problem, ns.sample)]
     results = []
     for slug, which in entries:
@@ -200,7 +217,10 @@ def main() -> None:
         results.append(measure(p, path.read_text(), path.name, ns, dev, pool))
         if ns.json:  # as it goes: a run cut short keeps what it measured
             ns.json.write_text(
-                json.dumps({"device": dev, "gap_s": ns.gap, "results": results}, indent=1)
+                json.dumps(
+                    {"device": dev, "gap_s": ns.gap, "warm_up": warmed, "results": results},
+                    indent=1,
+                )
             )
     pool.close()
     for r in results:

@@ -6,6 +6,7 @@ importing this module (and the Celery app) stays cheap and torch-free in the web
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -127,6 +128,7 @@ def _alive(pid: int) -> bool:
 
 
 _pool: Any = None  # a warm runner (torch already imported) for the next submission
+_gate: Any = None  # warm-up and learners' gradings take turns (warmup.Gate)
 
 
 def _device(kind: str) -> str:
@@ -136,14 +138,24 @@ def _device(kind: str) -> str:
 @worker_process_init.connect  # type: ignore[untyped-decorator]
 def _start_pool(**_: Any) -> None:
     """Start a runner ahead of the first submission, so the learner does not wait for torch."""
-    global _pool
+    global _pool, _gate
     try:
+        from worker.grading import warmup
         from worker.grading.runner_client import RunnerPool
 
+        _gate = warmup.Gate()
         _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")))
         _pool.warm(now=True)  # nothing is being timed yet
+        if _pool.device == "cuda" and warmup.enabled():
+            warmup.start(_warm_one, _gate)  # every problem's first grading, before learners'
     except Exception:
         log.exception("could not start a warm runner; grading starts runners on demand")
+
+
+def _warm_one(problem: Any, source: str) -> str:
+    from worker.grading.grader import grade
+
+    return str(grade(problem, source, "triton", device="cuda", mode="submit", pool=_pool).verdict)
 
 
 @worker_process_shutdown.connect  # type: ignore[untyped-decorator]
@@ -162,9 +174,16 @@ def _grade(
         problem = resolve(slug)
         device = _device(kind)
         pool = _pool if _pool is not None and _pool.device == device else None
-        result = grade(
-            problem, source, language, device=device, mode=mode, on_progress=on_progress, pool=pool
-        )
+        with _gate.grading() if _gate is not None else contextlib.nullcontext():
+            result = grade(
+                problem,
+                source,
+                language,
+                device=device,
+                mode=mode,
+                on_progress=on_progress,
+                pool=pool,
+            )
         return dict(result.to_dict())
     except Exception as e:  # the judge core failed, not the submission: say so, keep serving
         log.exception("grading failed")

@@ -34,6 +34,7 @@ from worker.grading import (
     policy,
     precompile,
     problems,
+    sampled,
     sourcecache,
     timing,
     tritoncache,
@@ -471,8 +472,13 @@ class _Session:
             self.ref = problems.load_reference(self.problem)
         return self.ref
 
-    def _make_case(self, case: Case) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
-        """Fresh inputs from a secret seed, the expected outputs, and the error scales."""
+    def _make_case(
+        self, case: Case, timed: bool = False
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        """Fresh inputs from a secret seed, the expected outputs, and the error scales.
+
+        ``timed``: a timed call of a problem with ``reference_sample`` gets its expected outputs
+        at secret sampled positions only (sampled.py), ``sampled.Sampled`` values."""
         import torch
 
         ref = self._reference_module()
@@ -481,6 +487,8 @@ class _Session:
         inputs = problems.call_generate(
             ref, self.problem, case.params, case.kind, gen, torch.device(self.dev)
         )
+        if timed and sampled.available(ref):
+            return inputs, sampled.make(ref, self.problem, inputs, case.params, gen), {}
         expected = ref.reference({k: v.clone() for k, v in inputs.items()}, dict(case.params))
         scale_fn = getattr(ref, "error_scale", None)
         scales = scale_fn(inputs, dict(case.params), expected) if scale_fn else {}
@@ -562,6 +570,12 @@ class _Session:
         for a in self.problem.outputs:
             got = bufs[a.name].tensor
             exp = expected[a.name]
+            if isinstance(exp, sampled.Sampled):
+                ok, message, err = sampled.compare(a.name, got, exp, self.problem.check)
+                worst = max(worst, err)
+                if not ok:
+                    return False, message, err
+                continue
             scale = scales.get(a.name, exp)
             ok, message, err = checker.compare(
                 a.name, got, exp, scale if a.name in scales else exp.abs(), self.problem.check
@@ -718,7 +732,7 @@ class _Session:
         GPU's clock (clock.py) before it is let go."""
         import torch
 
-        inputs, expected, scales = self._make_case(case)
+        inputs, expected, scales = self._make_case(case, timed=True)
         self._fill(bufs, inputs)
         if flusher is not None:
             flusher.flush()
@@ -816,8 +830,13 @@ class _Session:
             flat = bufs[a.name].tensor.view(-1)
             if not flat.is_floating_point():
                 continue
+            exp = expected[a.name]
+            if isinstance(exp, sampled.Sampled):
+                idx, finite = sampled.probe_positions(flat, exp, 64)
+                out.append((flat, idx, finite))
+                continue
             idx = torch.randint(0, flat.numel(), (64,), device=flat.device)
-            finite = torch.isfinite(expected[a.name].reshape(-1).to(flat.device)[idx])
+            finite = torch.isfinite(exp.reshape(-1).to(flat.device)[idx])
             out.append((flat, idx, finite))
         return out
 
