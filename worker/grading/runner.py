@@ -11,6 +11,7 @@ Protocol: JSON lines. The referee writes on fd ``--ctl-in``; the runner answers 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import importlib.util
 import json
@@ -242,16 +243,29 @@ class Runner:
             )
 
     def _synchronize(self) -> None:
-        if self.device != "cuda":
-            return
-        if self.shim is not None:
-            code = self.shim.kerneldojo_sync()
-            if code != 0:
-                raise SubmissionError(
-                    _cuda_verdict(code),
-                    f"CUDA error {code}: {self.shim.kerneldojo_error_string(code).decode()}",
-                )
-        self.torch.cuda.synchronize()
+        try:
+            if self.device != "cuda":
+                return
+            if self.shim is not None:
+                code = self.shim.kerneldojo_sync()
+                if code != 0:
+                    raise SubmissionError(
+                        _cuda_verdict(code),
+                        f"CUDA error {code}: {self.shim.kerneldojo_error_string(code).decode()}",
+                    )
+            self.torch.cuda.synchronize()
+        finally:
+            _flush_output()
+
+
+def _flush_output() -> None:
+    """The submission's output into the log now, while this process lives (the referee reads
+    the log before it stops the runner, and ``os._exit`` flushes nothing): Python's stdout (a
+    line without its newline) and C's stdio buffers, which hold host ``printf`` and the device
+    ``printf`` that the CUDA runtime writes out at the synchronize."""
+    with contextlib.suppress(Exception):  # the submission may have replaced sys.stdout
+        sys.stdout.flush()
+    ctypes.CDLL(None).fflush(None)
 
 
 def _cuda_verdict(code: int) -> str:
@@ -338,6 +352,9 @@ def main() -> None:
     p.add_argument("--workdir", type=Path, required=True)
     p.add_argument("--device", choices=["cpu", "cuda"], required=True)
     ns = p.parse_args()
+    # stdout is the log file, block-buffered by default: a print would wait there until the
+    # runner is stopped, and be lost. Line-buffered, each line reaches the log as it is printed.
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     inp = os.fdopen(ns.ctl_in, "r")
     out = os.fdopen(ns.ctl_out, "w")
     runner = Runner(ns.workdir, ns.device, out)
