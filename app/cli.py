@@ -63,8 +63,8 @@ def worker_argv(kind: str, name: str, loglevel: str = "INFO") -> list[str]:
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option(envvar="HOST", help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(envvar="PORT", help="Port to listen on.")] = 8000,
     worker: Annotated[
         bool, typer.Option(help="Start a Celery worker alongside (the embedded default).")
     ] = True,
@@ -223,7 +223,14 @@ def submit(
     file: Annotated[
         Path, typer.Argument(exists=True, dir_okay=False, help=f"A source file: {_SUFFIXES}.")
     ],
-    server: Annotated[str, typer.Option(help="The KernelDojo server.")] = "http://127.0.0.1:8000",
+    server: Annotated[
+        str,
+        typer.Option(
+            envvar="KERNELDOJO_SERVER",
+            help="The KernelDojo server; default: http://127.0.0.1:$PORT (PORT as for "
+            "`make serve`, else 8000).",
+        ),
+    ] = "",
     token: Annotated[
         str, typer.Option(envvar="KERNELDOJO_TOKEN", help="Personal API token (Settings → Tokens).")
     ] = "",
@@ -239,7 +246,7 @@ def submit(
     inferred = languages.by_suffix(file.suffix)
     lang = language or (inferred.name if inferred else "")
     code = submit_and_follow(
-        server,
+        server or default_server(),
         token,
         problem,
         file.read_text(encoding="utf-8"),
@@ -248,6 +255,17 @@ def submit(
         gpu or None,
     )
     raise typer.Exit(code)
+
+
+def default_server() -> str:
+    """Where ``make serve`` (``kerneldojo serve``) listens by default: HOST and PORT from the
+    environment, a wildcard address reached through the loopback."""
+    host = os.environ.get("HOST", "").strip() or "127.0.0.1"
+    if host in ("0.0.0.0", "::", "[::]"):
+        host = "127.0.0.1"
+    elif ":" in host and not host.startswith("["):
+        host = f"[{host}]"  # an IPv6 address in a URL
+    return f"http://{host}:{os.environ.get('PORT', '').strip() or 8000}"
 
 
 def register(cli: typer.Typer) -> None:

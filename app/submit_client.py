@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -48,10 +50,37 @@ def sse_events(resp: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
             data += line[5:].strip()
 
 
+UNREACHABLE = 3  # the exit code when the server cannot be reached
+
+
 def submit_and_follow(
     server: str, token: str, problem: str, source: str, language: str, mode: str, gpu: str | None
 ) -> int:
-    """Returns the exit code: 0 accepted, 1 another verdict, 2 the server refused it."""
+    """Returns the exit code: 0 accepted, 1 another verdict, 2 the server refused it,
+    3 (``UNREACHABLE``) the server could not be reached or the connection was lost."""
+    try:
+        return _submit_and_follow(server, token, problem, source, language, mode, gpu)
+    except httpx.TransportError as e:
+        print(unreachable_message(server, e), file=sys.stderr)
+        return UNREACHABLE
+
+
+def unreachable_message(server: str, e: httpx.TransportError) -> str:
+    """One line: what failed, why, and what to check (not httpx's traceback)."""
+    reason = re.sub(r"^\[Errno -?\d+\]\s*", "", str(e)).strip() or type(e).__name__
+    reason = reason[:1].lower() + reason[1:]
+    url = server.rstrip("/")
+    if isinstance(e, httpx.ConnectError | httpx.ConnectTimeout):
+        return (
+            f"cannot reach {url}: {reason}; is the server running? "
+            "set --server or KERNELDOJO_SERVER"
+        )
+    return f"lost the connection to {url}: {reason}; the submission may still be graded there"
+
+
+def _submit_and_follow(
+    server: str, token: str, problem: str, source: str, language: str, mode: str, gpu: str | None
+) -> int:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     with httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30) as client:
         r = client.post(
