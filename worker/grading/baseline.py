@@ -48,7 +48,7 @@ def measure(problem: Problem, case: Case) -> float | None:
             )
             args: dict[str, Any] = {}
             for a in problem.args:
-                if a.role == "input":
+                if a.role in ("input", "inout"):
                     args[a.name] = inputs[a.name]
                 elif a.role == "output":
                     args[a.name] = torch.empty(

@@ -21,10 +21,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from worker.grading import guards
+from worker.grading import dtypes, guards
 
-_TYPESTR = {"float32": "<f4", "float16": "<f2", "bfloat16": "<V2", "int32": "<i4", "uint8": "|u1"}
-_ITEMSIZE = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4, "uint8": 1}
+# Every allocation is wrapped as bytes and viewed as its dtype (``_view``); only these two
+# typestrs are ever handed to ``torch.as_tensor`` (bfloat16 goes through float16).
+_TYPESTR = {"float16": "<f2", "uint8": "|u1"}
+
+
+def _itemsize(dtype: str) -> int:
+    return dtypes.get(dtype).itemsize
 
 
 CUDA_ERROR_OUT_OF_MEMORY = 2
@@ -86,7 +91,7 @@ def _torch_dtype(dtype: str) -> Any:
 
 
 def _nbytes(shape: tuple[int, ...], dtype: str) -> int:
-    return max(1, math.prod(shape)) * _ITEMSIZE[dtype]
+    return max(1, math.prod(shape)) * _itemsize(dtype)
 
 
 @dataclass
@@ -128,7 +133,7 @@ def create(
     import torch
 
     nbytes = _nbytes(shape, dtype)
-    guard = guards.guard_bytes(shape, _ITEMSIZE[dtype])
+    guard = guards.guard_bytes(shape, _itemsize(dtype))
     total = 2 * guard + -(-nbytes // guards.ALIGN) * guards.ALIGN
     if device == "cpu":
         # A fresh, unguessable name created exclusively and never followed through a link: the
@@ -163,7 +168,7 @@ def create(
 
 def _view(whole: Any, offset: int, shape: tuple[int, ...], dtype: str) -> Any:
     """The argument's typed view at ``offset`` bytes into a byte tensor of the allocation."""
-    n = math.prod(shape) * _ITEMSIZE[dtype]
+    n = math.prod(shape) * _itemsize(dtype)
     return whole[offset : offset + n].view(_torch_dtype(dtype)).view(shape)
 
 
@@ -227,7 +232,7 @@ def open_descriptor(desc: dict[str, Any], folder: Path) -> tuple[Any, int]:
     ptr = ctypes.c_uint64()
     handle = _IpcHandle.from_buffer_copy(bytes.fromhex(desc["handle"]))
     _check(lib.cuIpcOpenMemHandle_v2(ctypes.byref(ptr), handle, 1), "cuIpcOpenMemHandle")
-    n = math.prod(shape) * _ITEMSIZE[desc["dtype"]]
+    n = math.prod(shape) * _itemsize(desc["dtype"])
     whole = _wrap_cuda(ptr.value, (offset + n,), "uint8")
     return _view(whole, offset, shape, desc["dtype"]), ptr.value
 

@@ -1,4 +1,4 @@
-"""Comparing a submission's output with the expected one: a message that helps, no leaks.
+"""Judging a case's outputs: the problem's checker (checkers/) over all of them at once.
 
 A failure names the output, how far off it is, where (the index) and expected vs got there;
 it never prints inputs, so hidden test data stays hidden.
@@ -6,96 +6,20 @@ it never prints inputs, so hidden test data stays hidden.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from worker.grading.schema import Check
+from worker.grading import checkers
+from worker.grading.checkers.close import compare
 
+if TYPE_CHECKING:
+    from worker.grading.schema import Problem
 
-def _fmt_index(flat: int, shape: tuple[int, ...]) -> str:
-    idx = []
-    for dim in reversed(shape):
-        idx.append(flat % dim)
-        flat //= dim
-    return "[" + ", ".join(str(i) for i in reversed(idx)) + "]"
+__all__ = ["check_outputs", "compare"]
 
 
-def compare(
-    name: str, got: Any, expected: Any, scale: Any, check: Check
+def check_outputs(
+    problem: Problem, got: dict[str, Any], expected: dict[str, Any], scales: dict[str, Any]
 ) -> tuple[bool, str, float]:
-    """(passed, message, max_abs_error) for one output tensor."""
-    import torch
-
-    shape = tuple(expected.shape)
-    g = got.detach().to(torch.float64).reshape(-1)
-    e = expected.detach().to(torch.float64).reshape(-1).to(g.device)
-    s = (
-        scale
-        if isinstance(scale, float | int)
-        else scale.detach().to(torch.float64).reshape(-1).to(g.device)
-    )
-    finite_e = torch.isfinite(e)
-    bad = ~torch.isfinite(g) & finite_e
-    n_bad = int(bad.sum())
-    if n_bad:
-        i = int(torch.nonzero(bad)[0])
-        unwritten = (
-            " (the output is poisoned with NaN before each call: was it written?)"
-            if bool(torch.isnan(g[i]))
-            else ""
-        )
-        return (
-            False,
-            (
-                f"{name}: {n_bad} of {e.numel()} values are NaN or Inf, first at "
-                f"{_fmt_index(i, shape)}: expected {float(e[i]):.6g}, got {float(g[i])}{unwritten}"
-            ),
-            float("inf"),
-        )
-    # Where the exact result is itself Inf or NaN, only the same value will do.
-    odd = ~finite_e & ~((g == e) | (torch.isnan(g) & torch.isnan(e)))
-    if bool(odd.any()):
-        i = int(torch.nonzero(odd)[0])
-        return (
-            False,
-            (f"{name}: at {_fmt_index(i, shape)} expected {float(e[i])}, got {float(g[i]):.6g}"),
-            float("inf"),
-        )
-    err = torch.where(finite_e, (g - e).abs(), torch.zeros_like(g))
-    max_err = float(err.max()) if err.numel() else 0.0
-    tol = check.atol + check.rtol * (s if isinstance(s, float | int) else s.abs())
-    viol = err > tol
-    n_viol = int(viol.sum())
-    if n_viol:
-        ratio = torch.where(
-            viol,
-            err / torch.as_tensor(tol, dtype=torch.float64, device=g.device).expand_as(err),
-            torch.zeros_like(err),
-        )
-        i = int(torch.argmax(ratio))
-        t = float(tol) if isinstance(tol, float | int) else float(tol[i])
-        return (
-            False,
-            (
-                f"{name}: {n_viol} of {e.numel()} values out of tolerance; worst at "
-                f"{_fmt_index(i, shape)}: expected {float(e[i]):.7g}, got {float(g[i]):.7g} "
-                f"(error {float(err[i]):.3g}, allowed {t:.3g})"
-            ),
-            max_err,
-        )
-    if check.max_rel_l2 is not None:
-        denom = float(torch.linalg.vector_norm(e))
-        rel = (
-            float(torch.linalg.vector_norm(g - e)) / denom
-            if denom > 0
-            else float(torch.linalg.vector_norm(g - e))
-        )
-        if rel > check.max_rel_l2:
-            return (
-                False,
-                (
-                    f"{name}: relative L2 error {rel:.3g} exceeds {check.max_rel_l2:.3g} "
-                    "(precision too low overall)"
-                ),
-                max_err,
-            )
-    return True, "", max_err
+    """(passed, message, worst error) for one case: ``got`` holds every output by name."""
+    outcome = checkers.get(problem.check.checker).check(got, expected, scales, problem.check)
+    return outcome.passed, outcome.message, outcome.max_error

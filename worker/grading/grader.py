@@ -28,6 +28,7 @@ from worker.grading import (
     clock,
     compilers,
     device,
+    dtypes,
     gate,
     gpumem,
     guards,
@@ -533,11 +534,10 @@ class _Session:
 
     def _fill(self, bufs: dict[str, buffers.SharedBuffer], inputs: dict[str, Any]) -> None:
         for a in self.problem.args:
-            if a.role == "input":
+            if a.role in ("input", "inout"):
                 bufs[a.name].tensor.copy_(inputs[a.name])
             elif a.role == "output":
-                t = bufs[a.name].tensor
-                t.fill_(float("nan") if t.is_floating_point() else -(2**31) + 7)
+                dtypes.poison(bufs[a.name].tensor)  # NaN, or 0x7F bytes for integers
         self.pattern.fill(self._guarded(bufs))
 
     def _guarded(self, bufs: dict[str, buffers.SharedBuffer]) -> list[guards.Guarded]:
@@ -566,24 +566,18 @@ class _Session:
         wrote = self.pattern.check(self._guarded(bufs))  # guards.py
         if wrote:
             return False, wrote, 0.0
+        got = {a.name: bufs[a.name].tensor for a in self.problem.outputs}
         worst = 0.0
-        for a in self.problem.outputs:
-            got = bufs[a.name].tensor
-            exp = expected[a.name]
+        for name, exp in list(expected.items()):
             if isinstance(exp, sampled.Sampled):
-                ok, message, err = sampled.compare(a.name, got, exp, self.problem.check)
+                ok, message, err = sampled.compare(name, got.pop(name), exp, self.problem.check)
                 worst = max(worst, err)
                 if not ok:
                     return False, message, err
-                continue
-            scale = scales.get(a.name, exp)
-            ok, message, err = checker.compare(
-                a.name, got, exp, scale if a.name in scales else exp.abs(), self.problem.check
-            )
-            worst = max(worst, err)
-            if not ok:
-                return False, message, err
-        return True, "", worst
+        if not got:
+            return True, "", worst
+        ok, message, err = checker.check_outputs(self.problem, got, expected, scales)  # checkers/
+        return ok, message, max(worst, err)
 
     def _call(
         self, key: str, new_shapes: bool = False, tune: str = autotune.TUNE_FIRST
@@ -774,7 +768,7 @@ class _Session:
                 Verdict.WRONG_ANSWER,
                 f"benchmark {case.name}: a timed run gave a wrong result: {message}",
             )
-        if any(bool(torch.isnan(p).any()) for p in probes):
+        if any(bool(dtypes.unwritten(p).any()) for p in probes):
             raise Stop(
                 Verdict.REJECTED,
                 f"benchmark {case.name}: outputs were still unwritten when solve reported "
@@ -821,27 +815,28 @@ class _Session:
     def _probe_positions(
         self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]
     ) -> list[tuple[Any, Any, Any]]:
-        """(flat output, secret positions, where the answer is finite) for each float output:
-        read on the gate's stream when the referee's clock stops (``_gated``)."""
+        """(flat output, secret positions, where an unwritten value would show) for each output
+        but in-place ones (never poisoned): read on the gate's stream when the referee's clock
+        stops (``_gated``)."""
         import torch
 
         out = []
         for a in self.problem.outputs:
-            flat = bufs[a.name].tensor.view(-1)
-            if not flat.is_floating_point():
+            if a.role == "inout":
                 continue
+            flat = bufs[a.name].tensor.view(-1)
             exp = expected[a.name]
             if isinstance(exp, sampled.Sampled):
                 idx, finite = sampled.probe_positions(flat, exp, 64)
                 out.append((flat, idx, finite))
                 continue
             idx = torch.randint(0, flat.numel(), (64,), device=flat.device)
-            finite = torch.isfinite(exp.reshape(-1).to(flat.device)[idx])
-            out.append((flat, idx, finite))
+            shows = dtypes.checkable(exp.reshape(-1).to(flat.device)[idx], a.dtype)
+            out.append((flat, idx, shows))
         return out
 
     def _probe(self, bufs: dict[str, buffers.SharedBuffer], expected: dict[str, Any]) -> list[Any]:
-        """Copies of a few float outputs at random positions where the answer is finite."""
+        """Copies of a few outputs at random positions where an unwritten value would show."""
         return [out[idx][finite] for out, idx, finite in self._probe_positions(bufs, expected)]
 
     def _bench_case(

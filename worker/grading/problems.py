@@ -57,8 +57,56 @@ def load_all(root: Path | None = None) -> LoadReport:
             problems.append(load_problem(d))
         except ProblemError as e:
             errors.append(e)
+    bad = _prerequisite_errors(problems)
+    errors += bad
+    broken = {Path(e.file).parent.name for e in bad}
+    problems = [p for p in problems if p.slug not in broken]
     problems.sort(key=lambda p: (p.order, p.slug))
     return LoadReport(problems, errors)
+
+
+def _prerequisite_errors(loaded: list[Problem]) -> list[ProblemError]:
+    """Prerequisites that name no loaded problem, and cycles (a problem that, through its
+    prerequisites, requires itself): one error per problem involved."""
+    by_slug = {p.slug: p for p in loaded}
+    errors: list[ProblemError] = []
+    for p in loaded:
+        for i, slug in enumerate(p.prerequisites):
+            if slug not in by_slug:
+                errors.append(
+                    ProblemError(
+                        p.path / "problem.toml",
+                        f"prerequisites[{i}]",
+                        f"no problem {slug!r} in {p.path.parent} "
+                        f"(known: {', '.join(sorted(by_slug))})",
+                    )
+                )
+    for p in loaded:
+        path = _cycle_from(p.slug, by_slug)
+        if path:
+            errors.append(
+                ProblemError(
+                    p.path / "problem.toml",
+                    "prerequisites",
+                    f"a cycle: {' -> '.join(path)} (a problem cannot require itself)",
+                )
+            )
+    return errors
+
+
+def _cycle_from(start: str, by_slug: dict[str, Problem]) -> list[str] | None:
+    """The chain of prerequisites from ``start`` back to itself, if there is one."""
+    stack: list[tuple[str, list[str]]] = [(start, [start])]
+    seen: set[str] = set()
+    while stack:
+        slug, chain = stack.pop()
+        for nxt in by_slug[slug].prerequisites if slug in by_slug else ():
+            if nxt == start:
+                return [*chain, nxt]
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, [*chain, nxt]))
+    return None
 
 
 def load_reference(problem: Problem) -> ModuleType:

@@ -8,17 +8,26 @@ core must run on GPU hosts that have nothing but torch, triton and numpy.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from worker.grading import expr, languages
+from worker.grading import checkers, expr, languages
+from worker.grading.dtypes import DTYPES
 from worker.grading.verdicts import Verdict
 
-DTYPES = {"float32": "float", "float16": "half", "bfloat16": "__nv_bfloat16", "int32": "int"}
 COMPUTE_UNITS = ("fp32", "tf32", "fp16", "bf16")
 DIFFICULTIES = ("easy", "medium", "hard")
+# Learning tracks in the order the Learn page shows them (slug: label).
+TRACKS = {
+    "foundations": "Foundations",
+    "parallel-patterns": "Parallel patterns",
+    "llm-kernels": "LLM kernels",
+}
+ROLES = ("input", "output", "inout", "int")
+_SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
 class ProblemError(ValueError):
@@ -34,19 +43,21 @@ class ProblemError(ValueError):
 @dataclass(frozen=True)
 class Arg:
     name: str
-    role: str  # "input" | "output" | "int"
+    # "input" | "output" | "int" | "inout" (given an input and judged as an output: a sort in
+    # place; filled with its input before every call rather than poisoned)
+    role: str
     dtype: str = "int32"
     shape: tuple[str, ...] = ()
 
     @property
     def is_tensor(self) -> bool:
-        return self.role in ("input", "output")
+        return self.role != "int"
 
     def c_decl(self) -> str:
         if not self.is_tensor:
             return f"int {self.name}"
         const = "const " if self.role == "input" else ""
-        return f"{const}{DTYPES[self.dtype]}* {self.name}"
+        return f"{const}{DTYPES[self.dtype].c_type}* {self.name}"
 
 
 @dataclass(frozen=True)
@@ -60,9 +71,17 @@ class Case:
 
 @dataclass(frozen=True)
 class Check:
-    rtol: float
-    atol: float
+    """``[check]``: the checker's name (checkers/) and its options."""
+
+    rtol: float = 0.0
+    atol: float = 0.0
     max_rel_l2: float | None = None
+    checker: str = checkers.DEFAULT
+    # The checker's options that name outputs (``keys = "keys"``), as (option, output) pairs.
+    names: tuple[tuple[str, str], ...] = ()
+
+    def option(self, key: str) -> str:
+        return dict(self.names)[key]
 
 
 @dataclass(frozen=True)
@@ -116,14 +135,18 @@ class Problem:
     benchmarks: tuple[Case, ...]
     forbid_library_compute: bool = True
     samples: tuple[SampleSolution, ...] = field(default=())
+    track: str | None = None  # a key of TRACKS; None: listed after the tracks
+    prerequisites: tuple[str, ...] = ()  # slugs a learner should solve first
 
     @property
     def inputs(self) -> list[Arg]:
-        return [a for a in self.args if a.role == "input"]
+        """What generate() returns: inputs and in-place arguments."""
+        return [a for a in self.args if a.role in ("input", "inout")]
 
     @property
     def outputs(self) -> list[Arg]:
-        return [a for a in self.args if a.role == "output"]
+        """What the checker judges: outputs and in-place arguments."""
+        return [a for a in self.args if a.role in ("output", "inout")]
 
     @property
     def int_args(self) -> list[Arg]:
@@ -133,10 +156,9 @@ class Problem:
         """GPU memory a submission may hold beyond its runner's own (Limits.scratch_memory_mb)."""
         if self.limits.scratch_memory_mb is not None:
             return self.limits.scratch_memory_mb
-        sizes = {"float32": 4, "float16": 2, "bfloat16": 2, "int32": 4}
         largest = max(
             sum(
-                math.prod(self.shape(a, c.params)) * sizes[a.dtype]
+                math.prod(self.shape(a, c.params)) * DTYPES[a.dtype].itemsize
                 for a in self.args
                 if a.is_tensor
             )
@@ -246,19 +268,26 @@ def load_problem(path: Path) -> Problem:
     if not all(isinstance(t, str) for t in tags):
         raise ProblemError(toml_path, "tags", "expected a list of strings")
     order = top.get("order", int, 100)
+    track = top.get("track", str, None)
+    if track is not None and track not in TRACKS:
+        raise ProblemError(toml_path, "track", f"expected one of {list(TRACKS)}, got {track!r}")
+    prerequisites = top.get("prerequisites", list, [], what="a list of problem slugs")
+    for i, slug in enumerate(prerequisites):
+        if not isinstance(slug, str) or not _SLUG.fullmatch(slug):
+            raise ProblemError(
+                toml_path, f"prerequisites[{i}]", f"expected a problem slug, got {slug!r}"
+            )
+        if slug == path.name:
+            raise ProblemError(toml_path, f"prerequisites[{i}]", "a problem cannot require itself")
+    if len(set(prerequisites)) != len(prerequisites):
+        raise ProblemError(toml_path, "prerequisites", "slugs must be unique")
 
     sig = _Table(toml_path, "signature", top.get("signature", dict))
     args = _load_args(toml_path, sig.get("args", list, what="a list of {name, role, dtype, shape}"))
     sig.finish()
     int_names = {a.name for a in args if a.role == "int"}
 
-    chk = _Table(toml_path, "check", top.get("check", dict))
-    check = Check(
-        rtol=float(chk.get("rtol", (int, float))),
-        atol=float(chk.get("atol", (int, float))),
-        max_rel_l2=_opt_float(chk.get("max_rel_l2", (int, float), None)),
-    )
-    chk.finish()
+    check = _load_check(toml_path, top.get("check", dict), args)
 
     lim = _Table(toml_path, "limits", top.get("limits", dict, {}))
     d = Limits()
@@ -319,11 +348,59 @@ def load_problem(path: Path) -> Problem:
         benchmarks=tuple(benchmarks),
         forbid_library_compute=forbid,
         samples=tuple(_load_samples(path)),
+        track=track,
+        prerequisites=tuple(prerequisites),
     )
 
 
-def _opt_float(v: Any) -> float | None:
-    return None if v is None else float(v)
+def _load_check(file: Path, data: Any, args: list[Arg]) -> Check:
+    """``[check]``: a checker by name and the options it declares (checkers/)."""
+    chk = _Table(file, "check", data)
+    name = chk.get("checker", str, checkers.DEFAULT)
+    if name not in checkers.CHECKERS:
+        raise ProblemError(
+            file,
+            "check.checker",
+            f"unknown checker {name!r}; expected one of {sorted(checkers.CHECKERS)}",
+        )
+    impl = checkers.get(name)
+    outputs = [a for a in args if a.role in ("output", "inout")]
+    numbers: dict[str, float | None] = {}
+    names: list[tuple[str, str]] = []
+    for key, opt in impl.options.items():
+        if opt.kind == "number":
+            value = chk.get(key, (int, float), ... if opt.required else None)
+            numbers[key] = None if value is None else float(value)
+        else:
+            out = chk.get(key, str, ... if opt.required else None, what="the name of an output")
+            if out is None:
+                continue
+            if out not in {a.name for a in outputs}:
+                raise ProblemError(
+                    file,
+                    f"check.{key}",
+                    f"{out!r} is not an output; expected one of {[a.name for a in outputs]}",
+                )
+            names.append((key, out))
+    extra = sorted(set(chk.data) - chk.used)
+    if extra:
+        raise ProblemError(
+            file,
+            f"check.{extra[0]}",
+            f"unknown field for the {name} checker (it reads {['checker', *impl.options]})",
+        )
+    check = Check(
+        rtol=numbers.get("rtol") or 0.0,
+        atol=numbers.get("atol") or 0.0,
+        max_rel_l2=numbers.get("max_rel_l2"),
+        checker=name,
+        names=tuple(names),
+    )
+    problem = impl.validate(check, outputs)
+    if problem is not None:
+        key, message = problem
+        raise ProblemError(file, f"check.{key}", message)
+    return check
 
 
 def _check_expr(file: Path, fld: str, text: str, allowed: set[str]) -> None:
@@ -341,9 +418,9 @@ def _load_args(file: Path, items: list[Any]) -> list[Arg]:
         t = _Table(file, f"signature.args[{i}]", item)
         name = t.get("name", str)
         role = t.get("role", str)
-        if role not in ("input", "output", "int"):
+        if role not in ROLES:
             raise ProblemError(
-                file, f"signature.args[{i}].role", f"expected input, output or int, got {role!r}"
+                file, f"signature.args[{i}].role", f"expected one of {ROLES}, got {role!r}"
             )
         if role == "int":
             args.append(Arg(name=name, role=role))
@@ -361,8 +438,8 @@ def _load_args(file: Path, items: list[Any]) -> list[Arg]:
     names = [a.name for a in args]
     if len(set(names)) != len(names):
         raise ProblemError(file, "signature.args", "argument names must be unique")
-    if not any(a.role == "output" for a in args):
-        raise ProblemError(file, "signature.args", "needs at least one output")
+    if not any(a.role in ("output", "inout") for a in args):
+        raise ProblemError(file, "signature.args", "needs at least one output (or inout)")
     ints = {a.name for a in args if a.role == "int"}
     for i, a in enumerate(args):
         for s in a.shape:

@@ -197,3 +197,123 @@ def test_core_problems_have_guard_band_samples_with_messages() -> None:
             s = samples[name]
             assert s.expected == Verdict.WRONG_ANSWER, (slug, name)
             assert s.expected_message and "wrote past the end" in s.expected_message, (slug, name)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "field", "words"),
+    [
+        (
+            "[check]\n",
+            '[check]\nchecker = "closest"\n',
+            "check.checker",
+            "unknown checker 'closest'",
+        ),
+        ("[check]\n", '[check]\nchecker = "exact"\n', "check.atol", "unknown field for the exact"),
+        (
+            "[check]\n",
+            '[check]\nchecker = "argmax"\n',
+            "check.atol",
+            "unknown field for the argmax checker",
+        ),
+        ("order = 1\n", 'order = 1\ntrack = "basics"\n', "track", "expected one of"),
+        ("order = 1\n", 'order = 1\nprerequisites = ["Vector Add"]\n', "prerequisites[0]", "slug"),
+        (
+            "order = 1\n",
+            'order = 1\nprerequisites = ["vector-add"]\n',
+            "prerequisites[0]",
+            "cannot require itself",
+        ),
+        ('role = "output"', 'role = "result"', "signature.args[2].role", "'inout'"),
+    ],
+)
+def test_broken_check_track_and_role_are_named(
+    folder: Path, old: str, new: str, field: str, words: str
+) -> None:
+    test_broken_field_is_named(folder, old, new, field, words)
+
+
+def _rewrite_as_sort(folder: Path, check: str) -> None:
+    """vector-add's folder with an in-place sort's signature and the given [check] table."""
+    text = (folder / "problem.toml").read_text()
+    head, rest = text.split("[signature]", 1)
+    tail = rest[rest.index("\n[roofline]") :]
+    (folder / "problem.toml").write_text(
+        head
+        + "[signature]\nargs = [\n"
+        + '  { name = "keys", role = "inout", dtype = "uint32", shape = ["n"] },\n'
+        + '  { name = "vals", role = "inout", dtype = "int32", shape = ["n"] },\n'
+        + '  { name = "n", role = "int" },\n]\n\n'
+        + check
+        + "\n"
+        + tail
+    )
+
+
+def test_in_place_arguments_and_checker_options(folder: Path) -> None:
+    _rewrite_as_sort(folder, '[check]\nchecker = "sorted_stable"\nkeys = "keys"\nvalues = "vals"\n')
+    p = load_problem(folder)
+    assert p.check.checker == "sorted_stable" and p.check.option("values") == "vals"
+    assert [a.name for a in p.inputs] == [a.name for a in p.outputs] == ["keys", "vals"]
+    assert p.cuda_signature() == 'extern "C" void solve(unsigned int* keys, int* vals, int n)'
+    (folder / "starter" / "solution.py").unlink()  # the generated starter names the roles
+    assert "in place keys [n] uint32, vals [n] int32" in p.starter("triton")
+
+
+@pytest.mark.parametrize(
+    ("check", "field", "words"),
+    [
+        ('checker = "sorted_stable"\nkeys = "keys"\n', "check.values", "missing"),
+        (
+            'checker = "sorted_stable"\nkeys = "keys"\nvalues = "v"\n',
+            "check.values",
+            "not an output",
+        ),
+        (
+            'checker = "sorted_stable"\nkeys = "keys"\nvalues = "keys"\n',
+            "check.values",
+            "different",
+        ),
+        (
+            'checker = "compaction"\nvalues = "keys"\ncount = "vals"\n',
+            "check.count",
+            'of shape ["1"]',
+        ),
+        ('checker = "argmax"\n', None, None),
+    ],
+)
+def test_checker_options_are_validated(
+    folder: Path, check: str, field: str | None, words: str | None
+) -> None:
+    _rewrite_as_sort(folder, "[check]\n" + check)
+    if field is None:
+        load_problem(folder)  # integer outputs: argmax applies
+        return
+    with pytest.raises(ProblemError) as info:
+        load_problem(folder)
+    assert info.value.field == field and words is not None and words in str(info.value)
+
+
+def test_argmax_refuses_float_outputs(folder: Path) -> None:
+    _edit(folder, "[check]\n", '[check]\nchecker = "argmax"\n')
+    text = (folder / "problem.toml").read_text()
+    text = "\n".join(line for line in text.splitlines() if not line.startswith(("rtol", "atol")))
+    (folder / "problem.toml").write_text(text)
+    with pytest.raises(ProblemError, match=r"check\.checker: argmax checks integer index outputs"):
+        load_problem(folder)
+
+
+def test_prerequisites_must_exist_and_not_form_a_cycle(folder: Path) -> None:
+    other = folder.parent / "vector-sub"
+    shutil.copytree(folder, other)
+    _edit(folder, "order = 1\n", 'order = 1\nprerequisites = ["vector-sub"]\n')
+    _edit(other, "order = 1\n", 'order = 1\nprerequisites = ["vector-mul"]\n')
+    report = problems.load_all(folder.parent)
+    assert [p.slug for p in report.problems] == ["vector-add"]
+    assert [(e.field, "vector-mul" in str(e)) for e in report.errors] == [
+        ("prerequisites[0]", True)
+    ]
+    _edit(other, 'prerequisites = ["vector-mul"]', 'prerequisites = ["vector-add"]')
+    report = problems.load_all(folder.parent)
+    assert report.problems == []
+    assert {e.field for e in report.errors} == {"prerequisites"}
+    assert "a cycle: vector-add -> vector-sub -> vector-add" in str(report.errors[0])

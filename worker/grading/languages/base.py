@@ -77,9 +77,14 @@ class Language:
 def shapes_comment(problem: Problem, marker: str) -> str:
     """Comment lines naming each tensor argument's role, dtype and shape."""
     parts = []
-    for role in ("input", "output"):
+    # inout: read and written in place (a sort)
+    for role, one, many in (
+        ("input", "input", "inputs"),
+        ("inout", "in place", "in place"),
+        ("output", "output", "outputs"),
+    ):
         args = [a for a in problem.args if a.role == role]
         if args:
             described = ", ".join(f"{a.name} [{', '.join(a.shape)}] {a.dtype}" for a in args)
-            parts.append(f"{role}{'s' if len(args) > 1 else ''} {described}")
+            parts.append(f"{one if len(args) == 1 else many} {described}")
     return f"{marker} {'; '.join(parts)}."
