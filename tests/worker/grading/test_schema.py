@@ -215,7 +215,7 @@ def test_core_problems_have_guard_band_samples_with_messages() -> None:
             "check.atol",
             "unknown field for the argmax checker",
         ),
-        ("order = 1\n", 'order = 1\ntrack = "basics"\n', "track", "expected one of"),
+        ('track = "foundations"', 'track = "basics"', "track", "expected one of"),
         ("order = 1\n", 'order = 1\nprerequisites = ["Vector Add"]\n', "prerequisites[0]", "slug"),
         (
             "order = 1\n",
