@@ -31,6 +31,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.types import Scope
 
 from app import accounts
+from app.classes import service as classes
 from app.core import throttle
 from app.core.hashpool import HashPool, PoolBusy
 from app.core.security import DUMMY_HASH
@@ -221,15 +222,21 @@ async def signup(request: Request, data: UserCreate) -> User:
     ip = client_ip(request)
     await _refuse_if_locked(request, [("signup-ip", ip), ("invite-ip", ip)], "sign-up attempts")
     cfg = await _hop(accounts.site_config_of, engine)
-    if not cfg.signups_open:
-        given = data.invite_code.strip().encode()
-        if not (cfg.invite_code and hmac.compare_digest(given, cfg.invite_code.encode())):
-            if given:
-                await _fail(request, [("invite-ip", ip)])
-                raise accounts.AccountError("that invite code is not right", 403)
-            raise accounts.AccountError(
-                "sign-ups are closed; ask your instructor for the class invite code", 403
-            )
+    given = data.invite_code.strip().encode()
+    site_code = bool(cfg.invite_code and hmac.compare_digest(given, cfg.invite_code.encode()))
+    # A class's invite code (app/classes) also admits, and enrols, the new learner.
+    course_id = (
+        None
+        if site_code or not given
+        else await _hop(classes.class_code_of, engine, data.invite_code)
+    )
+    if not cfg.signups_open and not site_code and course_id is None:
+        if given:
+            await _fail(request, [("invite-ip", ip)])
+            raise accounts.AccountError("that invite code is not right", 403)
+        raise accounts.AccountError(
+            "sign-ups are closed; ask your instructor for the class invite code", 403
+        )
     await _hop(throttle.fail, engine, [("signup-ip", ip)])  # every sign-up counts
     if await _hop(accounts.find_user, engine, data.username):
         raise accounts.AccountError("that username is taken", 409)
@@ -237,7 +244,10 @@ async def signup(request: Request, data: UserCreate) -> User:
         password_hash = await _pool(request).hash(data.password)
     except PoolBusy as e:
         raise Throttled(e.retry_after, str(e)) from e
-    return await _hop(accounts.create_user, engine, data.username, password_hash)
+    user = await _hop(accounts.create_user, engine, data.username, password_hash)
+    if course_id is not None and user.id is not None:
+        await _hop(classes.enrol, engine, user.id, course_id)
+    return user
 
 
 async def check_current_password(request: Request, user: User, password: str) -> bool:

@@ -2,8 +2,17 @@
 
 from fastapi import APIRouter
 
-from app.api.routes import admin, auth, languages, leaderboard, problems, submissions, tokens
+from app.api.routes import (
+    admin,
+    auth,
+    classes,
+    languages,
+    leaderboard,
+    problems,
+    submissions,
+    tokens,
+)
 
 api_router = APIRouter()
-for r in (auth, problems, languages, submissions, leaderboard, tokens, admin):
+for r in (auth, problems, languages, submissions, leaderboard, tokens, admin, classes):
     api_router.include_router(r.router)

@@ -10,6 +10,7 @@ Permissions, in one place:
 
 from __future__ import annotations
 
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -224,3 +225,18 @@ def assignments(session: Session, course_id: int) -> list[Assignment]:
             .order_by(col(Assignment.due_at), col(Assignment.id))
         ).all()
     )
+
+
+def class_code_of(engine: Engine, code: str) -> int | None:
+    """The id of the class with this invite code (sign-up's check, outside a request session)."""
+    with Session(engine) as session:
+        course = by_code(session, code)
+        return course.id if course is not None else None
+
+
+def enrol(engine: Engine, user_id: int, course_id: int) -> None:
+    """Sign-up with a class's code: the new learner is a student of that class."""
+    with Session(engine) as session:
+        if membership(session, course_id, user_id) is None:
+            session.add(CourseMember(course_id=course_id, user_id=user_id, role=Role.STUDENT))
+            session.commit()

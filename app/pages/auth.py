@@ -24,7 +24,11 @@ def _safe_next(nxt: str) -> str:
 
 @router.get("/signup")
 def signup_form(
-    request: Request, user: PageUser, session: SessionDep, next: str = "/problems"
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    next: str = "/problems",
+    invite: str = "",
 ) -> Response:
     cfg = accounts.site_config(session)
     return render(
@@ -34,6 +38,7 @@ def signup_form(
         next=_safe_next(next),
         signups_open=cfg.signups_open,
         invite=bool(cfg.invite_code),
+        invite_code=invite[:64],  # a class's invite link fills it in (app/pages/classes.py)
     )
 
 
@@ -57,6 +62,7 @@ async def signup(
             next=next,
             signups_open=cfg.signups_open,
             invite=bool(cfg.invite_code),
+            invite_code=invite_code,
         )
         r.headers.update(headers or {})
         return r

@@ -1,0 +1,216 @@
+"""Class pages: the learner's class dashboard, creating and joining a class (code or invite
+link), the class page with its roster and assignments. Assignments, the gradebook, the class
+leaderboard and the similarity report are ``app/pages/class_work.py``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import RedirectResponse, Response
+from pydantic import ValidationError
+
+from app.classes import assignments, grades, service
+from app.classes.models import Course, Role
+from app.classes.schemas import CourseCreate
+from app.deps import RegistryDep, SessionDep, SettingsDep
+from app.models import User
+from app.pages.common import CsrfChecked, PageUser, render
+
+router = APIRouter(include_in_schema=False)
+
+
+def need_user(request: Request, user: User | None) -> User:
+    if user is None:
+        raise HTTPException(401, "Log in first.")
+    return user
+
+
+def course_or_error(
+    session: SessionDep, course_id: int, user: User, manage: bool = False
+) -> Course:
+    try:
+        return service.get_course(session, course_id, user, manage)
+    except service.ClassError as e:
+        raise HTTPException(e.status, str(e)) from e
+
+
+def back(url: str, message: str = "", error: str = "") -> Response:
+    q = {k: v for k, v in (("message", message), ("error", error)) if v}
+    return RedirectResponse(f"{url}?{urlencode(q)}" if q else url, 303)
+
+
+def invite_link(request: Request, course: Course) -> str:
+    return f"{str(request.base_url).rstrip('/')}/join/{course.invite_code}"
+
+
+@router.get("/classes")
+def dashboard(
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    settings: SettingsDep,
+    message: str = "",
+    error: str = "",
+) -> Response:
+    """Each class of the learner with its assignments: deadlines, state and their score."""
+    if user is None:
+        return RedirectResponse("/login?next=/classes", 303)
+    mine = []
+    for course, role in service.my_courses(session, user):
+        book = grades.build(session, course, only_user=user.id) if role == Role.STUDENT else None
+        row = book.row_of(user.id or 0) if book else None
+        work = []
+        for a in service.assignments(session, course.id or 0):
+            cols = [c for c in (book.columns if book else []) if c.assignment.id == a.id]
+            score = sum(row.cells[c.key].score for c in cols) if row else None
+            out_of = sum(c.problem.points for c in cols)
+            work.append((a, score, out_of))
+        mine.append((course, role, work))
+    return render(
+        request,
+        "class_list.html",
+        user,
+        classes=mine,
+        may_create=service.may_create(user),
+        gpu_kinds=settings.gpu_kinds,
+        state=assignments.state,
+        local=assignments.local,
+        message=message,
+        error=error,
+    )
+
+
+@router.post("/classes", dependencies=[CsrfChecked])
+def create(
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    settings: SettingsDep,
+    name: Annotated[str, Form()] = "",
+    term: Annotated[str, Form()] = "",
+    gpu_kind: Annotated[str, Form()] = "",
+) -> Response:
+    u = need_user(request, user)
+    try:
+        data = CourseCreate(name=name[:100], term=term[:60], gpu_kind=gpu_kind[:32] or None)
+        course = service.create_course(session, u, data, settings.gpu_kinds)
+    except ValidationError as e:
+        return back("/classes", error=str(e.errors()[0]["msg"]).removeprefix("Value error, "))
+    except service.ClassError as e:
+        if e.status == 403:
+            raise HTTPException(403, str(e)) from e
+        return back("/classes", error=str(e))
+    return back(f"/classes/{course.id}", message="Class created; share its invite link.")
+
+
+@router.post("/classes/join", dependencies=[CsrfChecked])
+def join_by_code(
+    request: Request, user: PageUser, session: SessionDep, code: Annotated[str, Form()] = ""
+) -> Response:
+    u = need_user(request, user)
+    try:
+        course = service.join(session, u, code[:64])
+    except service.ClassError as e:
+        return back("/classes", error=str(e))
+    return back(f"/classes/{course.id}", message=f"You joined {course.name}.")
+
+
+@router.get("/join/{code}")
+def invite(code: str, request: Request, user: PageUser, session: SessionDep) -> Response:
+    """The invite link: a learner without an account signs up with the code filled in (and is
+    enrolled by signing up); a logged-in one confirms."""
+    course = service.by_code(session, code[:64])
+    if course is None:
+        raise HTTPException(
+            404, "This class invite link is not valid (any more); ask for a new one."
+        )
+    if user is None:
+        here = quote(f"/join/{course.invite_code}")
+        return RedirectResponse(f"/signup?invite={quote(course.invite_code)}&next={here}", 303)
+    member = service.membership(session, course.id or 0, user.id or 0)
+    return render(request, "class_join.html", user, course=course, member=member is not None)
+
+
+@router.post("/join/{code}", dependencies=[CsrfChecked])
+def invite_accept(code: str, request: Request, user: PageUser, session: SessionDep) -> Response:
+    u = need_user(request, user)
+    try:
+        course = service.join(session, u, code[:64])
+    except service.ClassError as e:
+        raise HTTPException(e.status, str(e)) from e
+    return back(f"/classes/{course.id}", message=f"You joined {course.name}.")
+
+
+@router.get("/classes/{course_id}")
+def class_page(
+    course_id: int,
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    registry: RegistryDep,
+    message: str = "",
+    error: str = "",
+) -> Response:
+    u = need_user(request, user)
+    course = course_or_error(session, course_id, u)
+    manage = service.can_manage(session, u, course)
+    book = grades.build(session, course, only_user=None if manage else u.id)
+    work = []
+    for a in service.assignments(session, course_id):
+        cols = [c for c in book.columns if c.assignment.id == a.id]
+        mine = book.row_of(u.id or 0)
+        score = sum(mine.cells[c.key].score for c in cols) if mine else None
+        work.append((a, cols, score, sum(c.problem.points for c in cols)))
+    return render(
+        request,
+        "class_page.html",
+        u,
+        course=course,
+        manage=manage,
+        roster=service.roster(session, course_id) if manage else [],
+        work=work,
+        row=book.row_of(u.id or 0),
+        invite_link=invite_link(request, course),
+        catalog=registry.catalog.ordered(),
+        state=assignments.state,
+        local=assignments.local,
+        message=message,
+        error=error,
+    )
+
+
+@router.post("/classes/{course_id}/members/{user_id}/remove", dependencies=[CsrfChecked])
+def remove_member(
+    course_id: int, user_id: int, request: Request, user: PageUser, session: SessionDep
+) -> Response:
+    course = course_or_error(session, course_id, need_user(request, user), manage=True)
+    try:
+        service.remove_member(session, course, user_id)
+    except service.ClassError as e:
+        return back(f"/classes/{course_id}", error=str(e))
+    return back(f"/classes/{course_id}", message="Removed from the class.")
+
+
+@router.post("/classes/{course_id}/instructors", dependencies=[CsrfChecked])
+def add_instructor(
+    course_id: int,
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    username: Annotated[str, Form()] = "",
+) -> Response:
+    course = course_or_error(session, course_id, need_user(request, user), manage=True)
+    try:
+        who = service.add_instructor(session, course, username[:64])
+    except service.ClassError as e:
+        return back(f"/classes/{course_id}", error=str(e))
+    return back(f"/classes/{course_id}", message=f"{who.username} now co-teaches this class.")
+
+
+@router.post("/classes/{course_id}/invite", dependencies=[CsrfChecked])
+def new_invite(course_id: int, request: Request, user: PageUser, session: SessionDep) -> Response:
+    course = course_or_error(session, course_id, need_user(request, user), manage=True)
+    service.new_invite(session, course)
+    return back(f"/classes/{course_id}", message="New invite code; the old link no longer works.")
