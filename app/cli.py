@@ -6,6 +6,7 @@ commands on their own.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -38,9 +39,14 @@ def _die_with_parent() -> None:
         pass
 
 
-def worker_argv(kind: str, name: str, loglevel: str = "INFO") -> list[str]:
+def worker_argv(kind: str, name: str, loglevel: str = "INFO", embedded: bool = False) -> list[str]:
+    # The worker started by ``serve`` on a learner's machine (often a root container): Celery's
+    # warning about running as root is noise there, since submissions run in the sandbox.
+    # (-W takes a message prefix: a category outside the builtins is not importable that early.)
+    quiet = ["-W", "ignore:You're running the worker with superuser"] if embedded else []
     return [
         sys.executable,
+        *quiet,
         "-m",
         "celery",
         "-A",
@@ -117,7 +123,7 @@ def serve(
 
             make_celery(settings)  # creates the broker folders before the worker polls them
         proc = subprocess.Popen(
-            worker_argv(kind, f"embedded-{kind}"),
+            worker_argv(kind, f"embedded-{kind}", embedded=True),
             start_new_session=True,
             preexec_fn=_die_with_parent,  # no threads yet at this point
         )
@@ -142,11 +148,22 @@ def serve(
             uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
     finally:
         if proc is not None and proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
+            stop_worker(proc)
+
+
+def stop_worker(proc: subprocess.Popen[bytes], grace_s: float = 20.0) -> None:
+    """Celery's warm shutdown: SIGTERM to its main process only, which lets the grading in
+    progress finish (a SIGTERM to its pool process would cut it, logged as an ERROR); after
+    ``grace_s``, or at a second Ctrl-C, the whole process group is killed. A submission cut
+    that way is re-queued by the sweeper at the next start."""
+    log.info("stopping the worker (up to %.0f s for a grading in progress)", grace_s)
+    try:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=grace_s)
+    except (subprocess.TimeoutExpired, KeyboardInterrupt):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
 
 
 def worker(

@@ -79,7 +79,9 @@ class Settings(BaseSettings):
 
     @property
     def broker_url(self) -> str:
-        return self.REDIS_URL or "filesystem://"
+        # The filesystem transport ignores the host; naming one keeps kombu from warning
+        # "No hostname was supplied" at every connection.
+        return self.REDIS_URL or "filesystem://localhost//"
 
     @property
     def broker_folder(self) -> Path:

@@ -12,7 +12,7 @@ from worker.grading.device import kind_from_name
 def test_embedded_defaults(tmp_path: pytest.TempPathFactory) -> None:
     s = Settings(DATA_DIR=tmp_path, DATABASE_URL="", REDIS_URL="")
     assert s.database_url.startswith("sqlite:///") and s.database_url.endswith("kerneldojo.db")
-    assert s.broker_url == "filesystem://"
+    assert s.broker_url == "filesystem://localhost//"
 
 
 def test_deployment_urls() -> None:

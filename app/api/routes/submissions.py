@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
+import anyio
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -247,8 +247,24 @@ async def submission_events(
                         "data": json.dumps({"poll": f"/api/v1/submissions/{sub_id}"}),
                     }
                     return
-                await asyncio.sleep(POLL_S)
+                with anyio.move_on_after(POLL_S):
+                    await stopping.wait()
+                if stopping.is_set():
+                    # The server is stopping (Ctrl-C): end the response properly, telling
+                    # the client to poll, rather than leaving it cut mid-stream.
+                    yield {
+                        "event": "timeout",
+                        "data": json.dumps({"poll": f"/api/v1/submissions/{sub_id}"}),
+                    }
+                    return
         finally:
             release()
 
-    return EventSourceResponse(stream(), ping=10, background=BackgroundTask(release))
+    stopping = anyio.Event()
+    return EventSourceResponse(
+        stream(),
+        ping=10,
+        background=BackgroundTask(release),
+        shutdown_event=stopping,
+        shutdown_grace_period=2,
+    )
