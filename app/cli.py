@@ -17,6 +17,7 @@ from typing import Annotated
 
 import typer
 
+from app.classes.cli import class_app
 from worker.grading import languages
 from worker.grading.device import gpu_kind
 
@@ -291,6 +292,7 @@ def register(cli: typer.Typer) -> None:
     cli.command()(worker)
     cli.command()(submit)
     cli.add_typer(admin_app, name="admin")
+    cli.add_typer(class_app, name="class")
 
 
 def main() -> None:
