@@ -189,7 +189,7 @@ def test_gradebook_counts_on_time_late_and_too_late(client: TestClient, engine: 
     assert r.status_code == 201
     book = teacher.get(f"/api/v1/classes/{cid}/gradebook").json()
     rows = {r["username"]: r for r in book["rows"]}
-    strict = [c for c in rows["latecomer"]["cells"] if c["assignment_id"] == r.json()["id"]][0]
+    strict = next(c for c in rows["latecomer"]["cells"] if c["assignment_id"] == r.json()["id"])
     assert (strict["verdict"], strict["score"], strict["late"]) == ("accepted", 0, True)
     assert (
         rows["latecomer"]["total"] == 5 and rows["ontime"]["total"] == 14 and book["out_of"] == 14
