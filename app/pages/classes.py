@@ -214,3 +214,22 @@ def new_invite(course_id: int, request: Request, user: PageUser, session: Sessio
     course = course_or_error(session, course_id, need_user(request, user), manage=True)
     service.new_invite(session, course)
     return back(f"/classes/{course_id}", message="New invite code; the old link no longer works.")
+
+
+@router.post("/admin/instructors", dependencies=[CsrfChecked])
+def admin_instructor(
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    username: Annotated[str, Form()] = "",
+    revoke: Annotated[str, Form()] = "",
+) -> Response:
+    """An admin grants (or takes away) the instructor role (the CLI: ``class instructor``)."""
+    if need_user(request, user).is_admin is False:
+        raise HTTPException(403, "Only admins can grant the instructor role.")
+    try:
+        who = service.set_instructor(session, username[:64], revoke != "1")
+    except service.ClassError as e:
+        return back("/admin", message=str(e))
+    state = "is now" if who.is_instructor else "is no longer"
+    return back("/admin", message=f"{who.username} {state} an instructor.")
