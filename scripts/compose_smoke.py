@@ -10,7 +10,10 @@ Steps, each timed and recorded in ``benchmarks/compose-smoke/`` (``latest.md`` +
 3. the compose file refuses to start without secrets, the app refuses the example secret;
 4. build ``web`` and ``worker-cpu``; 5. ``up`` with the ``cpu`` profile and wait for health;
 6. sign up, make a token, submit an accepted and a wrong Triton solution through /api/v1,
-   check both verdicts, the leaderboard, and the admin made from the environment;
+   check both verdicts, the leaderboard, and the admin made from the environment; then class
+   mode (scripts/smoke_class.py): the admin creates a class and an assignment, a student signs
+   up with its invite code and is enrolled, and the gradebook's CSV from the web equals the
+   rows expected and ``kerneldojo class gradebook --csv`` run in the web container;
 7. restart Redis, then the worker, one at a time with a submission in flight, each verified by
    its container's start time; 8. SIGKILL the worker mid-grading: exactly one result;
 9. the GPU image (``--no-gpu`` skips it): build ``worker-gpu`` (torch, Triton and nvcc from
@@ -21,7 +24,8 @@ Steps, each timed and recorded in ``benchmarks/compose-smoke/`` (``latest.md`` +
 
 Uses ``docker compose`` where it exists, else ``podman-compose`` (>= 1.1 for profiles; one is
 installed into ``.venv-compose/`` when the system's is older). Standard library only; it runs
-with the host's python3. Helpers: scripts/smoke_images.py, scripts/smoke_stack.py.
+with the host's python3. Helpers: scripts/smoke_images.py, scripts/smoke_stack.py,
+scripts/smoke_class.py.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import smoke_class
 import smoke_images as images
 import smoke_stack as stack
 
@@ -304,6 +309,13 @@ def main() -> int:
             api,
             admin,
             state,
+        )
+        step(
+            "class: create, assignment, sign-up by invite code, gradebook CSV (web = CLI)",
+            smoke_class.class_flow,
+            port,
+            admin,
+            smoke_class.container_cli(engine, PROJECT),
         )
         step(
             "restart redis, then worker, mid-flight; start times checked",
