@@ -7,6 +7,7 @@ types: "due 2026-12-01 23:59, Europe/Berlin") and are stored in UTC.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import field_validator, model_validator
@@ -17,10 +18,15 @@ from app.classes.models import Rule
 MAX_PROBLEMS = 20
 
 
+@lru_cache(maxsize=1)
+def _zone_names() -> frozenset[str]:
+    return frozenset(available_timezones())  # scans the zoneinfo folders: once per process
+
+
 def zone(name: str) -> ZoneInfo:
     """The IANA time zone ``name``; ValueError with a readable message if there is none."""
     try:
-        if name not in available_timezones() and name != "UTC":
+        if name not in _zone_names() and name != "UTC":
             raise ZoneInfoNotFoundError(name)
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError) as e:
