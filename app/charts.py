@@ -172,10 +172,13 @@ def roofline_chart(bench: Sequence[dict[str, Any]]) -> Markup | None:
 
 
 def history_chart(
-    points: Sequence[tuple[int, str | None, float | None]], current: int | None
+    points: Sequence[tuple[int, str | None, float | None]],
+    current: int | None,
+    label: str = "your submissions on this problem",
 ) -> Markup | None:
     """points: (submission id, verdict, score_ms), oldest first. Faster is higher up; a
-    submission without a score (failed, or judged on the CPU) sits on its verdict's row."""
+    submission without a score (failed, or judged on the CPU) sits on its verdict's row.
+    ``label`` names whose they are (the page's viewer may not be their author)."""
     if not points:
         return None
     w, h, left, right, top = 1000, 170, 92, 24, 26
@@ -237,7 +240,7 @@ def history_chart(
             f'<text x="{px(i):.1f}" y="{h - 12}" fill="{C_TEXT if is_cur else C_MUTED}" font-size="11" '
             f'text-anchor="middle">#{sid}</text>'
         )
-    return _svg(w, h, body, "your submissions on this problem")
+    return _svg(w, h, body, label)
 
 
 def phases_chart(phases: dict[str, float]) -> Markup | None:
@@ -246,7 +249,7 @@ def phases_chart(phases: dict[str, float]) -> Markup | None:
     if not items:
         return None
     total = sum(v for _, v in items)
-    w, h, x = 460, 64, 0.0
+    w, x = 460, 0.0
     palette = [C_RUN, C_BEST, C_SOL, "#fbbf24", "#60a5fa", "#f472b6"]
     body = []
     for i, (k, v) in enumerate(items):
@@ -261,12 +264,17 @@ def phases_chart(phases: dict[str, float]) -> Markup | None:
                 f'<text x="{x + 8:.1f}" y="19" fill="#0b1020" font-size="11" font-weight="700">{v:.1f} s</text>'
             )
         x += bw
-    lx = 0
+    # The legend wraps onto as many rows as it needs: on one row, the last (often the largest)
+    # phases fell outside the chart and went unlabelled.
+    lx, ly = 0.0, 42
     for i, (k, v) in enumerate(items):
         label = f"{k.replace('_', ' ')} {v:.2f} s"
+        width = 24 + 6.5 * len(label)
+        if lx and lx + width > w:
+            lx, ly = 0.0, ly + 18
         body.append(
-            f'<rect x="{lx}" y="42" width="10" height="10" rx="2" fill="{palette[i % len(palette)]}"/>'
-            f'<text x="{lx + 15}" y="51" fill="{C_MUTED}" font-size="11">{escape(label)}</text>'
+            f'<rect x="{lx:.0f}" y="{ly}" width="10" height="10" rx="2" fill="{palette[i % len(palette)]}"/>'
+            f'<text x="{lx + 15:.0f}" y="{ly + 9}" fill="{C_MUTED}" font-size="11">{escape(label)}</text>'
         )
-        lx += 30 + 6 * len(label)
-    return _svg(w, h, body, f"grading took {total:.1f} s")
+        lx += width
+    return _svg(w, ly + 16, body, f"grading took {total:.1f} s")

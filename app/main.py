@@ -56,7 +56,7 @@ def create_app(
         title="KernelDojo",
         version="0.1.0",
         lifespan=lifespan,
-        docs_url="/api/v1/docs",
+        docs_url=None,  # app/pages/apidocs.py serves Swagger UI from the static bundle
         redoc_url=None,
         openapi_url="/api/v1/openapi.json",
     )

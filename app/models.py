@@ -34,6 +34,8 @@ class User(UserBase, table=True):
     id: int | None = Field(default=None, primary_key=True)
     password_hash: str
     is_admin: bool = False
+    # Optional, for password resets by e-mail where the server has SMTP (app/mail.py).
+    email: str | None = Field(default=None, max_length=254, index=True)
     # Runs classes (app/classes): creates them, grades their students; no server admin.
     is_instructor: bool = False
     created_at: datetime = Field(default_factory=utcnow)
@@ -181,6 +183,24 @@ class SiteConfigUpdate(SQLModel):
                 "guessed); leave it empty and ask for a generated one"
             )
         return v
+
+
+# --- editor drafts (app/api/routes/drafts.py) ---------------------------------------------
+
+
+class Draft(SQLModel, table=True):
+    """A logged-in learner's unsent code, per problem and language: the editor saves it as they
+    type, so that it follows them to another browser."""
+
+    user_id: int = Field(foreign_key="user.id", primary_key=True)
+    problem: str = Field(primary_key=True, max_length=64)
+    language: str = Field(primary_key=True, max_length=16)
+    source: str = Field(sa_column=Column(Text, nullable=False))
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class DraftSave(SQLModel):
+    source: str
 
 
 # --- submissions -------------------------------------------------------------------------

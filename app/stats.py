@@ -16,6 +16,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app.models import Mode, Status, Submission, User
+from worker.grading.verdicts import Verdict
 
 
 @dataclass
@@ -30,10 +31,15 @@ class Entry:
 
 
 def acceptance(session: Session) -> dict[str, tuple[int, int]]:
-    """problem -> (accepted, judged) over ranked submissions."""
+    """problem -> (accepted, judged) over ranked submissions. ``not_run`` (compiled on a
+    server without a GPU, never tested) is no judgement of the code: it counts for neither."""
     rows = session.exec(
         select(Submission.problem, Submission.verdict, func.count())
-        .where(Submission.mode == Mode.SUBMIT, Submission.status == Status.DONE)
+        .where(
+            Submission.mode == Mode.SUBMIT,
+            Submission.status == Status.DONE,
+            col(Submission.verdict) != Verdict.NOT_RUN,
+        )
         .group_by(col(Submission.problem), col(Submission.verdict))
     ).all()
     out: dict[str, tuple[int, int]] = {}

@@ -6,6 +6,7 @@ from app.api.routes import (
     admin,
     auth,
     classes,
+    drafts,
     languages,
     leaderboard,
     problems,
@@ -14,5 +15,5 @@ from app.api.routes import (
 )
 
 api_router = APIRouter()
-for r in (auth, problems, languages, submissions, leaderboard, tokens, admin, classes):
+for r in (auth, problems, languages, submissions, drafts, leaderboard, tokens, admin, classes):
     api_router.include_router(r.router)

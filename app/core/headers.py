@@ -1,10 +1,8 @@
 """Security headers on every response: a Content-Security-Policy with no inline script,
 no framing (clickjacking), no referrer beyond this site, no MIME sniffing.
 
-Pages load their scripts from ``/static`` only (the editor, KaTeX and ``js/forms.js``);
-inline ``style`` attributes stay allowed. The OpenAPI docs page (``/api/v1/docs``) is
-FastAPI's Swagger UI, which loads from a CDN and starts with an inline script: it gets a
-policy that allows exactly that, and holds no user content.
+Pages load their scripts from ``/static`` only (the editor, KaTeX, Swagger UI on the API docs
+page and ``js/forms.js``); inline ``style`` attributes stay allowed.
 """
 
 from __future__ import annotations
@@ -17,13 +15,6 @@ CSP = (
     "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; "
     "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
 )
-DOCS_CSP = (
-    "default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
-    "img-src 'self' data: https://fastapi.tiangolo.com; object-src 'none'; "
-    "base-uri 'self'; frame-ancestors 'none'"
-)
-DOCS_PATH = "/api/v1/docs"
 FIXED = {
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
@@ -39,12 +30,11 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        csp = DOCS_CSP if scope.get("path", "").startswith(DOCS_PATH) else CSP
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers.setdefault("Content-Security-Policy", csp)
+                headers.setdefault("Content-Security-Policy", CSP)
                 for k, v in FIXED.items():
                     headers.setdefault(k, v)
             await send(message)

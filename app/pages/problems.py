@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Annotated
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import col, select
+from sqlmodel import select
 
-from app import stats, visibility
+from app import stats, visibility, workbench
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Submission
 from app.pages.common import PageUser, render
@@ -85,21 +86,13 @@ def problem_page(
     session: SessionDep,
     registry: RegistryDep,
     settings: SettingsDep,
+    from_id: Annotated[int | None, Query(alias="from", ge=1)] = None,
 ) -> Response:
     p = registry.get(slug)
     if p is None:
         raise HTTPException(404, f"There is no problem called “{slug}”.")
     solved = bool(user and user.id and slug in visibility.solved_problems(session, user.id))
-    mine: list[Submission] = []
-    if user:
-        mine = list(
-            session.exec(
-                select(Submission)
-                .where(Submission.user_id == user.id, Submission.problem == slug)
-                .order_by(col(Submission.id).desc())
-                .limit(8)
-            ).all()
-        )
+    mine = workbench.recent(session, user, slug)
     a, n = stats.acceptance(session).get(slug, (0, 0))
     data = {
         "slug": slug,
@@ -107,6 +100,8 @@ def problem_page(
         # The editor's menu, highlighting and starters, in the registry's order.
         "languages": [lang.public() for lang in languages.all()],
         "starters": {lang.name: lang.starter(p) for lang in languages.all()},
+        # What this server runs, drafts, an opened submission (app/workbench.py).
+        **workbench.editor_data(session, user, p, settings.gpu_kinds, mine, from_id),
     }
     return render(
         request,

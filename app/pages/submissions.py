@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 
-from app import charts, stats, submissions, visibility
+from app import capabilities, charts, stats, submissions, visibility
 from app.deps import RegistryDep, SessionDep
 from app.models import Status, Submission, User
 from app.pages.common import PageUser, render
@@ -35,6 +35,11 @@ def submission_page(
     hist = stats.history(session, sub.user_id, sub.problem, sub.gpu_kind)
     rank = next((e.rank for e in board if e.submission_id == sub.id), None)
     done = sub.status == Status.DONE
+    mine = user is not None and user.id == sub.user_id
+    author = owner.username if owner else "the author"
+    history_title = (
+        "Your submissions on this problem" if mine else f"{author}’s submissions on this problem"
+    )
     return render(
         request,
         "submission.html",
@@ -50,9 +55,14 @@ def submission_page(
         timing_svg=charts.timing_chart(bench, best) if bench else None,
         roofline_svg=charts.roofline_chart(bench) if bench else None,
         history_svg=charts.history_chart(
-            [(h.id or 0, h.verdict, h.score_ms) for h in hist], sub.id
+            [(h.id or 0, h.verdict, h.score_ms) for h in hist],
+            sub.id,
+            history_title,
         ),
         phases_svg=charts.phases_chart(result.get("phases") or {}),
+        history_title=history_title,
+        coverage=capabilities.coverage(problem, sub.gpu_kind, result),
+        support=capabilities.support(sub.language, sub.gpu_kind),
         rank=rank,
         board_size=len(board),
         passed=sum(1 for c in result.get("cases", []) if c.get("passed")),

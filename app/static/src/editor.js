@@ -1,6 +1,9 @@
 // The problem page: CodeMirror 6 editor; a language menu built from the registry's languages
 // that the page embeds (cfg.languages: name, menu_label, editor_mode...), the switch loading
-// the starter; drafts in localStorage, Ctrl/Cmd+Enter to run, Run and Submit.
+// the starter; drafts in the browser and, logged in, on the server (drafts.js); what this
+// server does with the chosen language, said beside Run and Submit; a past submission opened
+// (?from=ID) or compared with (diffview.js); error lines marked in the gutter (diagnostics.js);
+// Ctrl/Cmd+Enter to run, Run and Submit.
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { Compartment, EditorState, Prec } from "@codemirror/state";
@@ -8,6 +11,9 @@ import { indentUnit } from "@codemirror/language";
 import { oneDark } from "@codemirror/theme-one-dark";
 import { editorMode } from "./modes.js";
 import { followSubmission, renderCases, stageText } from "./progress.js";
+import { draftStore } from "./drafts.js";
+import { errorLines, gutter, markLines } from "./diagnostics.js";
+import { compareWith, diffSlot, stopComparing } from "./diffview.js";
 
 const page = document.getElementById("problem-page");
 const cfg = JSON.parse(document.getElementById("problem-data").textContent);
@@ -15,55 +21,129 @@ const csrf = document.querySelector('meta[name="csrf-token"]')?.content || "";
 const langSelect = document.getElementById("language");
 const gpuSelect = document.getElementById("gpu-kind");
 const output = document.getElementById("run-output");
+const runNote = document.getElementById("run-note");
 const language = new Compartment();
-const draftKey = (lang) => `kerneldojo:draft:${cfg.slug}:${lang}`;
+const drafts = draftStore(cfg, csrf);
 const langs = Object.fromEntries(cfg.languages.map((l) => [l.name, l]));
+const gpuKind = () => (gpuSelect ? gpuSelect.value : Object.keys(cfg.support)[0]);
+const support = (lang) => cfg.support[gpuKind()]?.[lang] || { support: "gpu", note: "" };
 for (const l of cfg.languages) langSelect.add(new Option(l.menu_label, l.name));
 const fallback = cfg.languages[0].name; // the registry's first is the default
-let current = localStorage.getItem(`kerneldojo:lang:${cfg.slug}`) || fallback;
+const opened = cfg.opened && cfg.opened.source !== undefined && langs[cfg.opened.language] ? cfg.opened : null;
+let current = opened ? opened.language : localStorage.getItem(`kerneldojo:lang:${cfg.slug}`) || fallback;
 if (!langs[current] || !cfg.starters[current]) current = fallback;
 langSelect.value = current;
 
 const langExt = (lang) => editorMode(langs[lang].editor_mode);
-const initial = localStorage.getItem(draftKey(current)) ?? cfg.starters[current];
 let saveTimer = null;
+let suppressSave = false; // while the editor shows a submission it opened, until the first edit
 
 const view = new EditorView({
   parent: document.getElementById("editor"),
   state: EditorState.create({
-    doc: initial,
+    doc: drafts.load(current) ?? cfg.starters[current],
     extensions: [
       basicSetup,
       oneDark,
+      EditorView.lineWrapping, // long starter comments and signatures wrap instead of hiding
+      gutter,
+      diffSlot.of([]),
       indentUnit.of("    "),
       language.of(langExt(current)),
       Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { send("run"); return true; } }])),
       EditorView.updateListener.of((u) => {
         if (!u.docChanged) return;
+        if (suppressSave && !u.transactions.some((t) => t.isUserEvent("input") || t.isUserEvent("delete") || t.isUserEvent("undo"))) return;
+        suppressSave = false;
         clearTimeout(saveTimer);
-        saveTimer = setTimeout(() => localStorage.setItem(draftKey(current), view.state.doc.toString()), 300);
+        saveTimer = setTimeout(() => drafts.save(current, view.state.doc.toString()), 300);
       }),
     ],
   }),
 });
-window.kerneldojoEditor = view;
+window.kerneldojoEditor = view; // for scripted use (tests, extensions)
+window.kerneldojoDrafts = drafts;
 // Save on leaving too, so that a draft typed just before a reload is not lost to the debounce.
-window.addEventListener("pagehide", () => localStorage.setItem(draftKey(current), view.state.doc.toString())); // for scripted use (tests, extensions)
+window.addEventListener("pagehide", () => {
+  if (!suppressSave) drafts.save(current, view.state.doc.toString());
+  drafts.flush();
+});
 
-langSelect.addEventListener("change", () => {
-  localStorage.setItem(draftKey(current), view.state.doc.toString());
-  current = langSelect.value;
-  localStorage.setItem(`kerneldojo:lang:${cfg.slug}`, current);
-  const text = localStorage.getItem(draftKey(current)) ?? cfg.starters[current];
+function showRunNote() {
+  const s = support(current);
+  runNote.textContent = s.note;
+  runNote.className = `run-note run-note-${s.support}`;
+  runNote.hidden = !s.note || s.support === "gpu";
+  for (const opt of langSelect.options) {
+    const compileOnly = support(opt.value).support === "compile_only";
+    opt.textContent = langs[opt.value].menu_label + (compileOnly ? " — compile only here" : "");
+  }
+}
+showRunNote();
+gpuSelect?.addEventListener("change", showRunNote);
+
+function setLanguage(lang, text) {
+  current = lang;
+  langSelect.value = lang;
   view.dispatch({
     changes: { from: 0, to: view.state.doc.length, insert: text },
-    effects: language.reconfigure(langExt(current)),
+    effects: language.reconfigure(langExt(lang)),
   });
+  markLines(view, []);
+  showRunNote();
+}
+
+langSelect.addEventListener("change", () => {
+  if (!suppressSave) drafts.save(current, view.state.doc.toString());
+  suppressSave = false;
+  const lang = langSelect.value;
+  localStorage.setItem(`kerneldojo:lang:${cfg.slug}`, lang);
+  setLanguage(lang, drafts.load(lang) ?? cfg.starters[lang]);
 });
 
 document.getElementById("reset-starter").addEventListener("click", () => {
   if (!confirm("Replace your code with the starter?")) return;
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: cfg.starters[current] } });
+});
+
+// A past submission opened from its page: loaded over the draft in one undoable change (Undo
+// brings the draft back), its error lines marked; the draft is kept until the learner edits.
+if (opened) {
+  suppressSave = true;
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: opened.source }, userEvent: "open" });
+  const label = { accepted: "Accepted" }[opened.verdict] || (opened.verdict || "pending").replaceAll("_", " ");
+  output.hidden = false;
+  output.innerHTML = `<div class="alert alert-info" role="status"></div>`;
+  output.firstChild.textContent = `Submission #${opened.id} (${label}) is open in the editor. Your draft is kept: Undo (Ctrl+Z) brings it back.`;
+  if (opened.message) {
+    const p = document.createElement("pre");
+    p.className = "log";
+    p.textContent = opened.message + (opened.compileLog ? `\n\n${opened.compileLog}` : "");
+    output.appendChild(p);
+  }
+  markLines(view, errorLines(opened.verdict, opened.message, opened.compileLog));
+} else if (cfg.opened?.error) {
+  output.hidden = false;
+  output.innerHTML = `<div class="alert alert-error" role="alert"></div>`;
+  output.firstChild.textContent = cfg.opened.error;
+}
+
+// Compare with a past submission (its code is fetched when asked for).
+const diffBar = document.getElementById("diff-bar");
+for (const btn of document.querySelectorAll("[data-diff]")) {
+  btn.addEventListener("click", async () => {
+    const r = await fetch(`/api/v1/submissions/${btn.dataset.diff}`);
+    const sub = r.ok ? await r.json() : null;
+    if (!sub || typeof sub.source !== "string") return;
+    compareWith(view, sub.source);
+    diffBar.hidden = false;
+    diffBar.querySelector(".diff-label").textContent =
+      `Comparing with #${sub.id} (${(sub.verdict || sub.status).replaceAll("_", " ")}, ${langs[sub.language]?.label || sub.language}): its lines that differ are shown struck out above yours.`;
+  });
+}
+document.getElementById("diff-stop").addEventListener("click", () => {
+  stopComparing(view);
+  diffBar.hidden = true;
 });
 
 document.getElementById("run-btn").addEventListener("click", () => send("run"));
@@ -74,7 +154,10 @@ async function send(mode) {
     window.location = `/login?next=${encodeURIComponent(location.pathname)}`;
     return;
   }
-  localStorage.setItem(draftKey(current), view.state.doc.toString());
+  const source = view.state.doc.toString();
+  drafts.save(current, source);
+  suppressSave = false;
+  markLines(view, []);
   setBusy(true);
   output.hidden = false;
   output.innerHTML = `<div class="progress-line"><span class="spinner"></span><span class="stage">Sending…</span></div>`;
@@ -83,7 +166,7 @@ async function send(mode) {
     res = await fetch("/api/v1/submissions", {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ problem: cfg.slug, language: current, mode, source: view.state.doc.toString(),
+      body: JSON.stringify({ problem: cfg.slug, language: current, mode, source,
                              gpu_kind: gpuSelect ? gpuSelect.value : null }),
     });
   } catch (e) {
@@ -98,6 +181,7 @@ async function send(mode) {
     return;
   }
   if (mode === "submit") {
+    await drafts.sync();
     window.location = `/submissions/${body.id}`;
     return;
   }
@@ -105,7 +189,13 @@ async function send(mode) {
   followSubmission(body.id, (ev) => { line.textContent = stageText(ev); }, async () => {
     const r = await fetch(`/api/v1/submissions/${body.id}`);
     const sub = await r.json();
-    output.innerHTML = renderCases(sub);
+    const gpuOnly = sub.gpu_kind === "cpu" ? cfg.gpuOnly : [];
+    output.innerHTML = renderCases(sub, { gpuOnly, total: cfg.testCount });
+    // Marks only on the code that was run: after an edit its line numbers may not match.
+    if (view.state.doc.toString() === source) {
+      const res = sub.result || {};
+      markLines(view, errorLines(sub.verdict, res.message, res.compile?.log));
+    }
     setBusy(false);
   });
 }

@@ -66,13 +66,20 @@ const LABELS = {
   internal_error: "Internal Error",
 };
 
-export function renderCases(sub) {
+// A finished run's result; ``coverage.gpuOnly`` names the test cases that run only on a GPU
+// (skipped on the CPU interpreter), ``coverage.total`` counts them all.
+export function renderCases(sub, coverage = { gpuOnly: [], total: 0 }) {
   const r = sub.result || {};
   const v = sub.verdict || "internal_error";
   const cases = r.cases || [];
   const passed = cases.filter((c) => c.passed).length;
+  const gpuOnly = cases.length ? coverage.gpuOnly || [] : [];
   let html = `<div class="verdict-banner verdict-${esc(v)}"><span class="verdict-label">${esc(LABELS[v] || v)}</span>`;
   if (cases.length) html += `<span class="run-summary"><b>${passed}</b>/${cases.length} tests passed</span>`;
+  if (gpuOnly.length) {
+    const run = coverage.total - gpuOnly.length;
+    html += `<span class="coverage-fact">${run} of ${coverage.total} tests run on the CPU interpreter; ${gpuOnly.length} run only on a GPU</span>`;
+  }
   html += `<a class="muted" href="/submissions/${sub.id}">run #${sub.id} · details →</a></div>`;
   if (r.message) html += `<p class="verdict-message">${esc(r.message)}</p>`;
   if (r.compile && !r.compile.ok && r.compile.log) html += `<pre class="log">${esc(r.compile.log)}</pre>`;
@@ -82,6 +89,9 @@ export function renderCases(sub) {
       html += `<li class="case ${c.passed ? "pass" : "fail"}"><span class="dot"></span><span class="case-name">${esc(c.name)}</span>`;
       if (!c.passed && c.message) html += `<span class="case-msg">${esc(c.message)}</span>`;
       html += `</li>`;
+    }
+    for (const name of gpuOnly) {
+      html += `<li class="case skipped"><span class="dot"></span><span class="case-name">${esc(name)}</span><span class="muted small">GPU only</span></li>`;
     }
     html += `</ul>`;
   }
