@@ -81,6 +81,7 @@ def test_instructor_and_student_class_flow(
     tp.wait_for_url(re.compile(r"/classes/\d+"))
     class_url = tp.url.split("?")[0]
     invite = tp.locator("#invite-link").input_value()
+    tp.screenshot(path=str(shots / "class-page.png"), full_page=True)
     assert "/join/" in invite
 
     now = datetime.now(UTC)
@@ -95,6 +96,7 @@ def test_instructor_and_student_class_flow(
     form.locator("button[type=submit]").click()
     tp.wait_for_selector("text=Assignment created")
     assignment_url = tp.url.split("?")[0]
+    tp.screenshot(path=str(shots / "class-assignment.png"), full_page=True)
     assert "UTC" in tp.locator("#due-at").inner_text()
 
     # The student follows the invite link: sign-up with the code filled in, enrolled.
