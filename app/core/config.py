@@ -58,6 +58,17 @@ class Settings(BaseSettings):
     # (DB_POOL_SIZE + DB_MAX_OVERFLOW) x web processes + workers below max_connections (100).
     DB_POOL_SIZE: int = 10
     DB_MAX_OVERFLOW: int = 20
+    # Outgoing mail (app/mail.py), for password resets by e-mail; without SMTP_HOST and
+    # SMTP_FROM there are none (an admin resets). SMTP_SECURITY: starttls, ssl or none.
+    SMTP_HOST: str = ""
+    SMTP_PORT: int = 587
+    SMTP_SECURITY: Literal["starttls", "ssl", "none"] = "starttls"
+    SMTP_USERNAME: str = ""
+    SMTP_PASSWORD: str = ""
+    SMTP_FROM: str = ""
+    # The site's address as learners reach it, for links in mails ("https://dojo.example.edu");
+    # empty: the address of the request that asked for the mail.
+    PUBLIC_URL: str = ""
 
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Settings:
@@ -90,6 +101,10 @@ class Settings(BaseSettings):
     @property
     def secure_cookies(self) -> bool:
         return self.ENVIRONMENT == "production"
+
+    @property
+    def smtp_configured(self) -> bool:
+        return bool(self.SMTP_HOST and self.SMTP_FROM)
 
     @property
     def gpu_kinds(self) -> list[str]:

@@ -4,16 +4,30 @@ from fastapi import APIRouter
 
 from app.pages import (
     account,
+    account_settings,
     admin,
     apidocs,
     auth,
     boards,
     class_work,
     classes,
+    front,
     problems,
     submissions,
 )
 
 router = APIRouter(include_in_schema=False)
-for r in (auth, account, problems, submissions, boards, admin, apidocs, classes, class_work):
+for r in (
+    auth,
+    account,
+    account_settings,
+    front,
+    problems,
+    submissions,
+    boards,
+    admin,
+    apidocs,
+    classes,
+    class_work,
+):
     router.include_router(r.router)

@@ -6,7 +6,7 @@ import json
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 from sqlmodel import select
 
 from app import stats, visibility, workbench
@@ -16,11 +16,6 @@ from app.pages.common import PageUser, render
 from worker.grading import languages
 
 router = APIRouter(include_in_schema=False)
-
-
-@router.get("/")
-def home() -> Response:
-    return RedirectResponse("/problems", status_code=307)
 
 
 @router.get("/problems")
