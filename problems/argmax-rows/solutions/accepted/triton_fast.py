@@ -8,7 +8,7 @@ import torch
 import triton
 import triton.language as tl
 
-NONE = 2147483647  # "no index yet": larger than any column
+NONE = tl.constexpr(2147483647)  # "no index yet": larger than any column
 
 
 @triton.jit
