@@ -32,7 +32,7 @@ def note(language: str, gpu_kind: str) -> str:
     label = lang.label if lang else language
     s = support(language, gpu_kind)
     if s == "gpu":
-        return f"{label} is tested, timed and ranked on a {gpu_kind.upper()} GPU."
+        return f"{label} is tested, timed and ranked on a GPU ({gpu_kind.upper()})."
     if s == "interpreter":
         return (
             f"No GPU on this server: {label} is tested on the CPU under its interpreter "

@@ -34,7 +34,9 @@ def first_problem(catalog: Catalog) -> Problem | None:
 
 
 def _context(registry: RegistryDep, settings: SettingsDep) -> dict[str, Any]:
-    kind = settings.gpu_kinds[0]
+    # What the best of the server's queues does: a server with a GPU kind among its kinds runs
+    # everything there, whatever its default.
+    kind = next((k for k in settings.gpu_kinds if k != capabilities.CPU), settings.gpu_kinds[0])
     return {
         "start": first_problem(registry.catalog),
         "problem_count": len(registry.catalog.problems),

@@ -9,6 +9,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
 from app import capabilities, charts, stats, submissions
 from app.core.headers import CSP
@@ -52,8 +53,6 @@ def test_the_editor_is_told_what_each_language_gets(client: TestClient) -> None:
 def test_not_run_counts_for_no_rate(client: TestClient, engine: Engine) -> None:
     signup(client)
     finish(engine, submit(client, "cuda"), "not_run")
-    from sqlmodel import Session
-
     with Session(engine) as s:
         assert stats.acceptance(s).get("toy-add", (0, 0)) == (0, 0)
     finish(engine, submit(client), "accepted")
