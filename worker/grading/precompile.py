@@ -8,8 +8,8 @@ of the case's shapes with every Triton launch turned into a compile-only warm-up
 thread pool through Triton's ``AsyncCompileMode`` (the compiler releases the GIL in its passes
 and in ptxas: two threads compiled 6 kernels 1.7x faster on 2 cores). Kernels of autotuned
 functions compile for the first config at test sizes and for every config the prune keeps at
-benchmark sizes (``autotune.py``). The real calls then find the kernels in Triton's in-memory
-cache.
+benchmark sizes (``autotune.py``). Each compiled kernel is then loaded and its launcher made in
+the same threads (``_load``). The real calls find the kernels in Triton's in-memory cache.
 
 Nothing is launched, so nothing is computed: ``solve``'s host code runs on uninitialised
 tensors. Whatever it does with them that fails (``.item()`` on a value a kernel should have
@@ -113,6 +113,18 @@ def _alarm(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+def _load(kernel: Any) -> None:
+    """A compiled kernel's module loaded and its launcher made, as its first launch would: on
+    Triton 3.6 a launcher is C code built by gcc per signature (tritoncache.py), ~0.3-0.6 s
+    each; a matmul with tensor descriptors built 7 of them one after another in its first test
+    calls (1.6-1.8 s on an H100, benchmarks/gpu-check/2026-11-25c-h100.md). gcc runs in a child
+    process, so the threads build them side by side."""
+    init = getattr(kernel, "_init_handles", None)
+    if callable(init):
+        with contextlib.suppress(Exception):  # the real launch reports whatever is wrong
+            init()
+
+
 def run(
     invoke: Callable[[list[Any]], None],
     cases: list[dict[str, Any]],
@@ -153,8 +165,13 @@ def run(
                     slowest.append((round((time.monotonic() - t) * 1e3), round((made - t) * 1e3)))
             futures = list(getattr(mode, "raw_futures", []))
             submitted = time.monotonic()
-            for done, _ in enumerate(as_completed(futures), 1):
+            loads = []
+            for done, f in enumerate(as_completed(futures), 1):
                 report(done, len(futures))
+                if f.exception() is None:
+                    loads.append(pool.submit(_load, f.result()))
+            for _ in as_completed(loads):
+                pass
             waited = time.monotonic() - submitted
         failed = sum(1 for f in futures if f.exception() is not None) if futures else 0
     if device == "cuda":
