@@ -1,0 +1,49 @@
+# expect: wrong_answer
+# expect-message: out: 
+# Bug: an off-by-one in the write position: the block's run offset plus the INCLUSIVE cumsum
+# of the keep flags, without the - 1. Each kept element lands one place too far: out[0] is
+# never written (it keeps the judge's NaN), every kept value sits one to the right, and the
+# last one lands at out[count]: ignored by the check, or past the end of out when every
+# element is kept. The count is right.
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def count_kernel(x_ptr, counts_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    tl.store(counts_ptr + pid, tl.sum((x > 0).to(tl.int32), axis=0))
+
+
+@triton.jit
+def positions_kernel(counts_ptr, count_ptr, blocks, CHUNK: tl.constexpr):
+    carry = tl.zeros([], dtype=tl.int32)
+    for start in range(0, blocks, CHUNK):
+        offs = start + tl.arange(0, CHUNK)
+        mask = offs < blocks
+        c = tl.load(counts_ptr + offs, mask=mask, other=0)
+        tl.store(counts_ptr + offs, carry + tl.cumsum(c, axis=0) - c, mask=mask)
+        carry += tl.sum(c, axis=0)
+    tl.store(count_ptr, carry)
+
+
+@triton.jit
+def scatter_kernel(x_ptr, out_ptr, counts_ptr, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs, mask=offs < n, other=0.0)
+    keep = x > 0  # NaN and both zeros are not > 0
+    where = tl.load(counts_ptr + pid) + tl.cumsum(keep.to(tl.int32), axis=0)  # BUG: no - 1
+    tl.store(out_ptr + where, x, mask=keep)
+
+
+def solve(x: torch.Tensor, out: torch.Tensor, count: torch.Tensor, n: int):
+    BLOCK = 1024
+    blocks = triton.cdiv(n, BLOCK)
+    counts = torch.empty(blocks, dtype=torch.int32, device=x.device)
+    count_kernel[(blocks,)](x, counts, n, BLOCK=BLOCK)
+    positions_kernel[(1,)](counts, count, blocks, CHUNK=1024)
+    scatter_kernel[(blocks,)](x, out, counts, n, BLOCK=BLOCK)
