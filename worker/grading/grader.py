@@ -168,8 +168,10 @@ def grade(
                 session.runner = None
             with session._timed("cleanup"):
                 session.close()
-            if pool is not None:
-                pool.warm()  # the spare runners may create their CUDA contexts now
+            if runner is not None and pool is not None:
+                pool.done()  # the spare runners may create their CUDA contexts now
+            elif pool is not None:
+                pool.warm()
 
 
 def _count(value: Any) -> int:

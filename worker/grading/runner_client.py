@@ -51,6 +51,9 @@ def runner_env(device: str) -> dict[str, str]:
     return env
 
 
+IDLE_WARM_S = 0.2  # how often an idle pool lets finished spares start their device
+
+
 def pool_size(device: str) -> int:
     """Runners kept ready (``KERNELDOJO_POOL_SIZE``), each a process with torch imported."""
     try:
@@ -79,9 +82,29 @@ class RunnerPool:
         self.size = size if size is not None else pool_size(device)
         self._ready: deque[RunnerClient] = deque()
         self._retiring: list[threading.Thread] = []
+        self._lock = threading.RLock()  # the spares, between a grading and the idle warmer
+        self._busy = 0  # gradings between acquire() and done()
+        self._closed = threading.Event()
         if device == "cuda":
             tritoncache.prime()  # before the runners' CUDA start-up reads what it compiles
         self._fill()
+        if device == "cuda":
+            # A spare whose imports finish during a grading would wait for the next grading's
+            # end to start its CUDA context, and the grading after that would wait ~0.85 s for
+            # it (the latency suite's "sandbox_start", 2026-11-25c). Between gradings this
+            # thread lets spares start as soon as they can; gradings still settle the pool
+            # before anything is timed.
+            threading.Thread(target=self._idle_warmer, name="runner-warmer", daemon=True).start()
+
+    def _idle_warmer(self) -> None:
+        while not self._closed.wait(IDLE_WARM_S):
+            self.warm_if_idle()
+
+    def warm_if_idle(self) -> None:
+        """``warm`` unless a grading holds a runner (the idle thread's round)."""
+        with self._lock:
+            if self._busy == 0 and not self._closed.is_set():
+                self.warm()
 
     def _fill(self) -> None:
         while len(self._ready) < self.size:
@@ -98,7 +121,19 @@ class RunnerPool:
             )
 
     def acquire(self) -> RunnerClient:
-        """A started runner (maybe still importing); a replacement starts at once."""
+        """A started runner (maybe still importing); a replacement starts at once. The pool
+        counts a grading as running until ``done``."""
+        with self._lock:
+            self._busy += 1
+            return self._acquire()
+
+    def done(self) -> None:
+        """A grading that ``acquire``d is over: spares may create their CUDA contexts now."""
+        with self._lock:
+            self._busy = max(0, self._busy - 1)
+            self.warm()
+
+    def _acquire(self) -> RunnerClient:
         while self._ready:
             client = self._ready.popleft()
             if client.proc.popen.poll() is None:
@@ -114,6 +149,10 @@ class RunnerPool:
         """Let the runners that have finished importing create their CUDA contexts; call it
         when nothing is being timed. ``now``: every runner, as soon as its imports are done
         (at start-up, before any grading)."""
+        with self._lock:
+            self._warm(now)
+
+    def _warm(self, now: bool) -> None:
         for client in list(self._ready):
             try:
                 if now or client.poll_imported():
@@ -139,6 +178,10 @@ class RunnerPool:
         """Wait until no runner is starting its device or exiting: with ``warm``, every runner
         is ready; without, those still importing are left alone (they do not touch the GPU)."""
         self.reap(timeout_s)
+        with self._lock:
+            self._settle(timeout_s, warm)
+
+    def _settle(self, timeout_s: float, warm: bool) -> None:
         for client in list(self._ready):
             if not (warm or client.init_sent):
                 continue
@@ -149,8 +192,10 @@ class RunnerPool:
                 client.close()
 
     def close(self) -> None:
-        while self._ready:
-            self._ready.popleft().close()
+        self._closed.set()
+        with self._lock:
+            while self._ready:
+                self._ready.popleft().close()
         self.reap()
 
 

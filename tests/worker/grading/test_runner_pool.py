@@ -63,3 +63,23 @@ def test_a_pooled_grading_leaves_a_spare_and_no_process_of_the_used_runner() -> 
         assert not used.workdir.exists()
     finally:
         pool.close()
+
+
+def test_the_idle_warmer_starts_a_spare_only_between_gradings() -> None:
+    """The GPU pool's idle thread's round (warm_if_idle), called by hand on a CPU pool:
+    while a grading holds a runner, a spare that finished importing is left alone; once the
+    grading is done, it is told to start its device."""
+    pool = RunnerPool("cpu", size=1)
+    try:
+        used = pool.acquire()  # a grading starts; its replacement imports meanwhile
+        spare = pool._ready[0]
+        _wait_imported(pool)
+        pool.warm_if_idle()  # the idle thread's round (a GPU pool's thread calls it)
+        assert not spare.init_sent
+        pool.retire(used)
+        pool.done()
+        assert pool._busy == 0 and spare.init_sent
+        pool.done()  # a stray second call never goes below zero
+        assert pool._busy == 0
+    finally:
+        pool.close()
