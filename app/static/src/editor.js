@@ -138,7 +138,7 @@ for (const btn of document.querySelectorAll("[data-diff]")) {
     compareWith(view, sub.source);
     diffBar.hidden = false;
     diffBar.querySelector(".diff-label").textContent =
-      `Comparing with #${sub.id} (${(sub.verdict || sub.status).replaceAll("_", " ")}, ${langs[sub.language]?.label || sub.language}): its lines that differ are shown struck out above yours.`;
+      `Comparing with #${sub.id} (${(sub.verdict || sub.status).replaceAll("_", " ")}, ${langs[sub.language]?.label || sub.language}): its lines that differ are shown in red above your changed lines, in green.`;
   });
 }
 document.getElementById("diff-stop").addEventListener("click", () => {
