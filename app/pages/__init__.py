@@ -12,6 +12,7 @@ from app.pages import (
     class_work,
     classes,
     front,
+    learn,
     problems,
     submissions,
 )
@@ -22,6 +23,7 @@ for r in (
     account,
     account_settings,
     front,
+    learn,
     problems,
     submissions,
     boards,

@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
 from sqlmodel import select
 
-from app import stats, visibility, workbench
+from app import curriculum, stats, visibility, workbench
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Submission
 from app.pages.common import PageUser, render
@@ -28,6 +28,7 @@ def problem_list(
     tag: str = "",
     status: str = "",
     q: str = "",
+    track: str = "",
 ) -> Response:
     acc = stats.acceptance(session)
     solved = visibility.solved_problems(session, user.id) if user and user.id else set()
@@ -38,8 +39,12 @@ def problem_list(
         )
     all_problems = registry.catalog.ordered()
     tags = sorted({t for p in all_problems for t in p.tags})
+    # Tracks present, in the Learn page's order; "none" selects problems without a track.
+    tracks = list(dict.fromkeys((p.track or "none") for p in curriculum.ordered(all_problems)))
     rows = []
-    for p in all_problems:
+    for p in curriculum.ordered(all_problems) if track else all_problems:
+        if track and (p.track or "none") != track:
+            continue
         if difficulty and p.difficulty != difficulty:
             continue
         if tag and tag not in p.tags:
@@ -67,9 +72,10 @@ def problem_list(
         user,
         rows=rows,
         tags=tags,
+        tracks=[(t, curriculum.track_label("" if t == "none" else t)) for t in tracks],
         total=len(all_problems),
         solved_count=len(solved & set(registry.catalog.problems)),
-        f={"difficulty": difficulty, "tag": tag, "status": status, "q": q},
+        f={"difficulty": difficulty, "tag": tag, "status": status, "q": q, "track": track},
     )
 
 
