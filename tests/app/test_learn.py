@@ -112,3 +112,13 @@ def test_problem_list_filters_by_track(repo_client: TestClient) -> None:
     assert '<option value="parallel-patterns" >Parallel patterns</option>' in html
     html = repo_client.get("/problems?track=nonsense").text
     assert "No problem matches these filters." in html
+
+
+def test_the_api_lists_tracks_and_prerequisites(repo_client: TestClient) -> None:
+    rows = {r["slug"]: r for r in repo_client.get("/api/v1/problems").json()}
+    assert rows["vector-add"]["track"] == "foundations"
+    assert rows["vector-add"]["prerequisites"] == []
+    assert rows["stream-compaction"]["track"] == "parallel-patterns"
+    assert rows["stream-compaction"]["prerequisites"] == ["prefix-sum"]
+    one = repo_client.get("/api/v1/problems/flash-attention").json()
+    assert one["prerequisites"] == ["softmax", "matmul"]

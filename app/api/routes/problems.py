@@ -17,6 +17,8 @@ class ProblemSummary(BaseModel):
     title: str
     difficulty: str
     tags: list[str]
+    track: str | None  # problem.toml's track (the Learn page's grouping); None: no track
+    prerequisites: list[str]  # slugs to solve first
     accepted: int
     judged: int
     acceptance_rate: float | None
@@ -45,6 +47,8 @@ def list_problems(
                 title=p.title,
                 difficulty=p.difficulty,
                 tags=list(p.tags),
+                track=p.track,
+                prerequisites=list(p.prerequisites),
                 accepted=a,
                 judged=n,
                 acceptance_rate=(a / n if n else None),
@@ -68,6 +72,8 @@ def get_problem(
         title=p.title,
         difficulty=p.difficulty,
         tags=list(p.tags),
+        track=p.track,
+        prerequisites=list(p.prerequisites),
         accepted=a,
         judged=n,
         acceptance_rate=(a / n if n else None),
