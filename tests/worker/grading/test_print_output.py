@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import FIXTURE_PROBLEMS, ROOT
 from tests.samples import VECTOR_ADD
 
@@ -62,3 +64,37 @@ def test_a_print_before_the_time_limit_is_kept(tmp_path: Path) -> None:
     d = grade(problem, src)
     assert d["verdict"] == "time_limit_exceeded", d
     assert "about to spin" in str(d["stdout"])
+
+
+PRINTF_CU = r"""#include <cstdio>
+
+__global__ void add_kernel(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i == 0) printf("device says n = %d\n", n);
+    if (i < n) c[i] = a[i] + b[i];
+}
+
+extern "C" void solve(const float* a, const float* b, float* c, int n) {
+    printf("host says n = %d\n", n);
+    add_kernel<<<(n + 255) / 256, 256>>>(a, b, c, n);
+}
+"""
+
+
+@pytest.mark.gpu
+def test_cuda_printf_reaches_the_result(tmp_path: Path) -> None:
+    """Host printf sits in C's stdout buffer and device printf is written into it at the
+    synchronize: both are flushed after each call (runner._flush_output)."""
+    src = tmp_path / "solution.cu"
+    src.write_text(PRINTF_CU)
+    r = subprocess.run(
+        [KERNELDOJO, "grade", str(FIXTURE_PROBLEMS / "toy-add"), str(src), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=600,
+    )
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["verdict"] == "accepted", d
+    assert "host says n = 3" in d["stdout"] and "device says n = 3" in d["stdout"], d["stdout"]
