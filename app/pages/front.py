@@ -2,8 +2,8 @@
 and the tutorial for a first Triton and a first CUDA kernel on this judge (``/tutorial``).
 
 A logged-in learner who opens ``/`` goes straight to the problem list. "Start here" is the
-first problem of the learning path: in the first track that has problems, the earliest one
-with no prerequisites (vector-add in the shipped set).
+first problem of the learning path (``app/curriculum.py``, as the Learn page orders it):
+vector-add in the shipped set.
 """
 
 from __future__ import annotations
@@ -13,24 +13,20 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 
-from app import capabilities
+from app import capabilities, curriculum
 from app.deps import RegistryDep, SettingsDep
 from app.pages.common import PageUser, render
 from app.problems import Catalog
 from worker.grading import languages
-from worker.grading.schema import TRACKS, Problem
+from worker.grading.schema import Problem
 
 router = APIRouter(include_in_schema=False)
 
 
 def first_problem(catalog: Catalog) -> Problem | None:
-    """Where a newcomer starts: the first track's first problem without prerequisites."""
-    ordered = catalog.ordered()
-    for track in TRACKS:
-        starts = [p for p in ordered if p.track == track and not p.prerequisites]
-        if starts:
-            return starts[0]
-    return next((p for p in ordered if not p.prerequisites), ordered[0] if ordered else None)
+    """Where a newcomer starts: what the Learn page calls next for someone who solved nothing."""
+    step = curriculum.build(catalog.ordered(), set()).next_step
+    return step.problem if step is not None else None
 
 
 def _context(registry: RegistryDep, settings: SettingsDep) -> dict[str, Any]:
