@@ -8,6 +8,9 @@ export function draftStore(cfg, csrf) {
   const timeKey = (lang) => `kerneldojo:draft-t:${cfg.slug}:${lang}`;
   const server = cfg.drafts || {};
   const pending = new Map(); // language -> text not yet on the server
+  // language -> the text last loaded or saved: saving it again is no change, so a tab left
+  // open and then closed does not overwrite, with its old text, a draft saved since elsewhere.
+  const last = new Map();
   let timer = null;
 
   const url = (lang) => `/api/v1/drafts/${encodeURIComponent(cfg.slug)}/${encodeURIComponent(lang)}`;
@@ -37,10 +40,13 @@ export function draftStore(cfg, csrf) {
       const local = localStorage.getItem(key(lang));
       const localTime = Number(localStorage.getItem(timeKey(lang)) || 0);
       const remote = server[lang];
-      if (remote && (local === null || remote.updated >= localTime)) return remote.source;
-      return local;
+      const text = remote && (local === null || remote.updated >= localTime) ? remote.source : local;
+      if (text !== null) last.set(lang, text);
+      return text;
     },
     save(lang, text) {
+      if (last.get(lang) === text) return;
+      last.set(lang, text);
       localStorage.setItem(key(lang), text);
       localStorage.setItem(timeKey(lang), String(Date.now()));
       if (!cfg.loggedIn) return;
