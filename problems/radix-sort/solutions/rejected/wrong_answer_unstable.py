@@ -1,0 +1,76 @@
+# expect: wrong_answer
+# expect-message: not in ascending order
+# Bug: the rank of an element counts the LATER elements of its block with the same digit
+# (a cumulative sum taken from the end), so each block writes its equal digits in reverse.
+# Every key still lands in its digit's range, so one pass alone would sort by its digit; but
+# an LSD sort relies on each pass keeping the order the earlier passes made among equal
+# digits. Here that order is reversed inside every block, so the low digits end up out of
+# order: the keys themselves come out unsorted, not just the values of equal keys.
+import torch
+import triton
+import triton.language as tl
+
+RADIX_BITS = 4
+RADIX = 1 << RADIX_BITS
+
+
+@triton.jit
+def digits(k, shift, RADIX: tl.constexpr):
+    return ((k >> shift) & (RADIX - 1)).to(tl.int32)
+
+
+@triton.jit
+def count_kernel(keys_ptr, counts_ptr, n, blocks, shift, BLOCK: tl.constexpr, RADIX: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    d = digits(tl.load(keys_ptr + offs, mask=mask, other=0), shift, RADIX)
+    onehot = (d[:, None] == tl.arange(0, RADIX)[None, :]) & mask[:, None]
+    counts = tl.sum(onehot.to(tl.int32), axis=0)
+    tl.store(counts_ptr + tl.arange(0, RADIX) * blocks + pid, counts)
+
+
+@triton.jit
+def scan_kernel(counts_ptr, total, CHUNK: tl.constexpr):
+    carry = tl.zeros([], dtype=tl.int32)
+    for start in range(0, total, CHUNK):
+        offs = start + tl.arange(0, CHUNK)
+        mask = offs < total
+        c = tl.load(counts_ptr + offs, mask=mask, other=0)
+        tl.store(counts_ptr + offs, carry + tl.cumsum(c, axis=0) - c, mask=mask)  # exclusive
+        carry += tl.sum(c, axis=0)
+
+
+@triton.jit
+def scatter_kernel(
+    src_k, src_v, dst_k, dst_v, slots_ptr, n, blocks, shift,
+    BLOCK: tl.constexpr, RADIX: tl.constexpr,
+):  # fmt: skip
+    pid = tl.program_id(0)
+    offs = pid.to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    k = tl.load(src_k + offs, mask=mask, other=0)
+    v = tl.load(src_v + offs, mask=mask, other=0)
+    d = digits(k, shift, RADIX)
+    onehot = ((d[:, None] == tl.arange(0, RADIX)[None, :]) & mask[:, None]).to(tl.int32)
+    before = tl.cumsum(onehot, axis=0, reverse=True) - onehot  # BUG: later elements
+    rank = tl.sum(before * onehot, axis=1)  # ... with this element's digit
+    slot = tl.load(slots_ptr + d * blocks + pid, mask=mask, other=0)
+    dst = slot + rank
+    tl.store(dst_k + dst, k, mask=mask)
+    tl.store(dst_v + dst, v, mask=mask)
+
+
+def solve(keys: torch.Tensor, vals: torch.Tensor, n: int):
+    BLOCK = 1024
+    blocks = triton.cdiv(n, BLOCK)
+    counts = torch.empty(RADIX * blocks, dtype=torch.int32, device=keys.device)
+    src = (keys, vals)
+    dst = (torch.empty_like(keys), torch.empty_like(vals))
+    for shift in range(0, 32, RADIX_BITS):
+        count_kernel[(blocks,)](src[0], counts, n, blocks, shift, BLOCK=BLOCK, RADIX=RADIX)
+        scan_kernel[(1,)](counts, RADIX * blocks, CHUNK=1024)
+        scatter_kernel[(blocks,)](
+            src[0], src[1], dst[0], dst[1], counts, n, blocks, shift, BLOCK=BLOCK, RADIX=RADIX
+        )
+        src, dst = dst, src
