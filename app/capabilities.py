@@ -76,11 +76,22 @@ class Coverage:
         )
 
 
-def coverage(problem: Problem | None, gpu_kind: str, result: dict[str, Any]) -> Coverage | None:
+def gpu_only_cases(problem: Problem, language: str | None = None) -> tuple[str, ...]:
+    """The test cases a CPU worker does not run (for ``language``: the language's own limit,
+    e.g. Numba's simulator takes small cases only)."""
+    lang = languages.get(language) if language else None
+    if lang is None:
+        return tuple(t.name for t in problem.tests if not t.interpreter)
+    return tuple(t.name for t in problem.tests if not lang.runs_on_cpu_case(problem, t))
+
+
+def coverage(
+    problem: Problem | None, gpu_kind: str, result: dict[str, Any], language: str | None = None
+) -> Coverage | None:
     """The coverage of a finished grading, or None when every case ran (or none could)."""
     if problem is None or gpu_kind != CPU or not result.get("cases"):
         return None
-    gpu_only = tuple(t.name for t in problem.tests if not t.interpreter)
+    gpu_only = gpu_only_cases(problem, language)
     if not gpu_only:
         return None
     total = len(problem.tests)

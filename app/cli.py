@@ -253,7 +253,10 @@ def submit(
         str, typer.Option(envvar="KERNELDOJO_TOKEN", help="Personal API token (Settings → Tokens).")
     ] = "",
     language: Annotated[
-        str, typer.Option(help=f"{_NAMES}; default from the file's extension.")
+        str,
+        typer.Option(
+            help=f"{_NAMES}; default from the file (a '# language:' line, its imports, its suffix)."
+        ),
     ] = "",
     run: Annotated[bool, typer.Option("--run", help="Tests only (not ranked).")] = False,
     gpu: Annotated[str, typer.Option(help="GPU kind; default: the server's first.")] = "",
@@ -261,13 +264,14 @@ def submit(
     """Submit a solution, stream its progress, print the result."""
     from app.submit_client import submit_and_follow
 
-    inferred = languages.by_suffix(file.suffix)
+    source = file.read_text(encoding="utf-8")
+    inferred = languages.infer(file.name, source)
     lang = language or (inferred.name if inferred else "")
     code = submit_and_follow(
         server or default_server(),
         token,
         problem,
-        file.read_text(encoding="utf-8"),
+        source,
         lang,
         "run" if run else "submit",
         gpu or None,

@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 
 from app import capabilities, visibility
 from app.models import Draft, Submission, User
+from worker.grading import languages
 from worker.grading.schema import Problem
 
 RECENT = 8
@@ -72,7 +73,11 @@ def editor_data(
             drafts[d.language] = {"source": d.source, "updated": d.updated_at.timestamp() * 1000}
     return {
         "support": capabilities.editor_data(gpu_kinds),
-        "gpuOnly": [t.name for t in problem.tests if not t.interpreter],
+        "gpuOnly": list(capabilities.gpu_only_cases(problem)),
+        "gpuOnlyByLanguage": {
+            lang.name: list(capabilities.gpu_only_cases(problem, lang.name))
+            for lang in languages.all()
+        },
         "testCount": len(problem.tests),
         "drafts": drafts,
         "opened": opened(session, user, problem.slug, from_id),

@@ -97,8 +97,13 @@ _SUFFIXES = " or ".join(f"{lang.suffix} ({lang.label})" for lang in languages.al
 
 
 def infer_language(source: Path) -> str | None:
-    """The registry's language for a file's suffix (``.py``: triton), or None."""
-    lang = languages.by_suffix(source.suffix)
+    """The registry's language for a file (``languages.infer``: a ``# language:`` line, the
+    file name, a Python file's imports, the suffix), or None."""
+    try:
+        text = source.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    lang = languages.infer(source.name, text)
     return lang.name if lang else None
 
 
@@ -110,7 +115,10 @@ def grade(
         typer.Argument(help=f"Submission: {_SUFFIXES}", exists=True, dir_okay=False),
     ],
     language: Annotated[
-        str | None, typer.Option(help=f"{_NAMES} (default: from the extension)")
+        str | None,
+        typer.Option(
+            help=f"{_NAMES} (default: from a '# language:' line, the imports, the suffix)"
+        ),
     ] = None,
     device: Annotated[str, typer.Option(help="auto, cuda or cpu")] = "auto",
     mode: Annotated[

@@ -61,7 +61,7 @@ def submission_page(
         ),
         phases_svg=charts.phases_chart(result.get("phases") or {}),
         history_title=history_title,
-        coverage=capabilities.coverage(problem, sub.gpu_kind, result),
+        coverage=capabilities.coverage(problem, sub.gpu_kind, result, sub.language),
         support=capabilities.support(sub.language, sub.gpu_kind),
         rank=rank,
         board_size=len(board),

@@ -319,7 +319,7 @@ def test_languages_come_from_the_registry(
     client: TestClient, queue: Queue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     body = client.get("/api/v1/languages").json()
-    assert [lang["name"] for lang in body] == ["triton", "cuda"]
+    assert [lang["name"] for lang in body] == ["triton", "cuda", "pytorch", "numba"]
     assert body[1] == {
         "name": "cuda",
         "label": "CUDA",
@@ -333,6 +333,8 @@ def test_languages_come_from_the_registry(
     assert [lang["name"] for lang in client.get("/api/v1/languages").json()] == [
         "triton",
         "cuda",
+        "pytorch",
+        "numba",
         "fakelang",
     ]
     detail = client.get("/api/v1/problems/toy-add").json()
@@ -343,4 +345,4 @@ def test_languages_come_from_the_registry(
     r = _submit(client, csrf, language="fakelang")
     assert r.status_code == 201, r.text  # type: ignore[attr-defined]
     r = _submit(client, csrf, language="cobol")
-    assert "use one of triton, cuda, fakelang" in r.json()["detail"]  # type: ignore[attr-defined]
+    assert "use one of triton, cuda, pytorch, numba, fakelang" in r.json()["detail"]  # type: ignore[attr-defined]

@@ -120,12 +120,20 @@ def test_the_editor_reads_the_languages_the_page_embeds(
     assert [(x["name"], x["menu_label"], x["editor_mode"]) for x in data["languages"]] == [
         ("triton", "Triton (Python)", "python"),
         ("cuda", "CUDA C++", "cpp"),
+        ("pytorch", "PyTorch (framework track)", "python"),
+        ("numba", "Numba CUDA (Python)", "python"),
     ]
-    assert set(data["starters"]) == {"triton", "cuda"}
+    assert set(data["starters"]) == {"triton", "cuda", "pytorch", "numba"}
     fake_language.register(monkeypatch)  # one more language in the registry: the page follows
     html = client.get("/problems/toy-add").text
     data = _page_data(html)
-    assert [x["name"] for x in data["languages"]] == ["triton", "cuda", "fakelang"]
+    assert [x["name"] for x in data["languages"]] == [
+        "triton",
+        "cuda",
+        "pytorch",
+        "numba",
+        "fakelang",
+    ]
     assert data["starters"]["fakelang"] == "# fake starter\n"
     assert "fake solve(a b c n)   # FakeLang" in html  # the signatures list
     assert "void solve(const float* a, const float* b, float* c, int n);   // CUDA" in html

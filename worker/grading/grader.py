@@ -26,13 +26,12 @@ from worker.grading import (
     buffers,
     checker,
     clock,
-    compilers,
     device,
     dtypes,
     gate,
     gpumem,
     guards,
-    policy,
+    languages,
     precompile,
     problems,
     sampled,
@@ -40,7 +39,8 @@ from worker.grading import (
     timing,
     tritoncache,
 )
-from worker.grading.results import BenchResult, CaseResult, CompileResult, GradeResult
+from worker.grading.languages.runtime import Refused
+from worker.grading.results import BenchResult, CaseResult, GradeResult
 from worker.grading.runner_client import (
     RunnerClient,
     RunnerDied,
@@ -202,6 +202,7 @@ class _Session:
             verdict=Verdict.ACCEPTED, problem=problem.slug, language=language, device=name or "cuda"
         )
         self.runner: RunnerClient | None = None
+        self.lang: languages.Language = languages.default()  # _validate_source sets it
         self.ref: Any = None
         self.overhead_ms = 0.0
         self.gate: gate.RefereeGate | None = None
@@ -224,8 +225,10 @@ class _Session:
         try:
             self._validate_source()
             lib = self._compile()
-            if self.language == "cuda" and self.dev == "cpu":
-                raise Stop(Verdict.NOT_RUN, "compiled; no GPU on this worker to run CUDA")
+            if self.dev == "cpu" and not self.lang.runs_on_cpu:
+                raise Stop(
+                    Verdict.NOT_RUN, f"compiled; no GPU on this worker to run {self.lang.label}"
+                )
             self._start_runner()
             self._load(lib)
             self._precompile()
@@ -259,10 +262,13 @@ class _Session:
             self._phase(name, t0)
 
     def _validate_source(self) -> None:
-        if self.language not in ("triton", "cuda"):
+        lang = languages.get(self.language)
+        if lang is None:
             raise Stop(
-                Verdict.COMPILE_ERROR, f"unknown language {self.language!r}: use triton or cuda"
+                Verdict.COMPILE_ERROR,
+                f"unknown language {self.language!r}: use one of {', '.join(languages.names())}",
             )
+        self.lang = lang
         if not self.source.strip():
             raise Stop(Verdict.COMPILE_ERROR, "the submission is empty")
         if len(self.source.encode()) > MAX_SOURCE_BYTES:
@@ -271,37 +277,26 @@ class _Session:
             )
 
     def _compile(self) -> str:
+        """The language's ``prepare`` (languages/): the file the runner loads."""
         self.progress({"stage": "compiling"})
-        t0 = time.monotonic()
-        if self.language == "triton":
-            path = self.workdir / "solution.py"
-            path.write_text(self.source)
-            try:  # a syntax error is reported before any process starts
-                compile(self.source, "solution.py", "exec")
-            except SyntaxError as e:
-                raise Stop(
-                    Verdict.COMPILE_ERROR, f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
-                ) from e
-            if self.static_policy:  # policy.py: refused before any process starts
-                forbid = self.problem.forbid_library_compute
-                refused = policy.check_python(self.source, forbid_library_compute=forbid)
-                if refused is not None:
-                    raise Stop(Verdict.REJECTED, str(refused))
-            self.result.compile = CompileResult(True, "", 0.0)
-            return "solution.py"
-        path = self.workdir / "solution.cu"
-        path.write_text(self.source)
-        res, lib, violation = compilers.compile_cuda(
-            path, self.workdir, self.problem.limits.compile_s
-        )
-        self.result.compile = res
-        self._phase("compile", t0)
-        if not res.ok:
-            raise Stop(Verdict.COMPILE_ERROR, "nvcc could not compile the submission")
-        if violation and self.problem.forbid_library_compute:
-            raise Stop(Verdict.REJECTED, violation)
-        assert lib is not None
-        return lib.name
+        try:
+            prep = self.lang.prepare(
+                self.source,
+                self.workdir,
+                self.problem,
+                static_policy=self.static_policy,
+                compile_s=self.problem.limits.compile_s,
+            )
+        except Refused as r:
+            if r.compile is not None:
+                self.result.compile = r.compile
+            if r.compile_s is not None:
+                self.result.phases["compile"] = round(r.compile_s, 4)
+            raise Stop(Verdict(r.verdict), r.message) from r
+        self.result.compile = prep.compile
+        if prep.compile_s is not None:
+            self.result.phases["compile"] = round(prep.compile_s, 4)
+        return prep.path
 
     def _start_runner(self) -> None:
         t0 = time.monotonic()
@@ -395,7 +390,7 @@ class _Session:
             language=self.language,
             path=lib,
             argtypes=argtypes,
-            forbid_library=self.problem.forbid_library_compute,
+            forbid_library=self.lang.library_rule(self.problem),
             gpu_budget_mb=self.problem.gpu_budget_mb(),
             source_cache=self._source_cache(),
         )
@@ -405,7 +400,7 @@ class _Session:
 
     def _source_cache(self) -> str | None:
         """The folder of this source's compiled kernels, if an earlier grading left one."""
-        if self.language != "triton" or self.dev != "cuda":
+        if not self.lang.precompiles or self.dev != "cuda":
             return None
         self.source_key = sourcecache.key(self.problem.slug, self.source, self.result.device)
         hit = sourcecache.folder(self.source_key) is not None
@@ -416,7 +411,7 @@ class _Session:
         """A Triton submission compiles the kernels of every case at once, in parallel, before
         its first test (precompile.py); under the compile limit. Only speed: a failure here is
         not a verdict (the real calls compile what is missing and fail as they would)."""
-        if self.language != "triton" or self.dev != "cuda":
+        if not self.lang.precompiles or self.dev != "cuda":
             return
         bench = self.problem.benchmarks if self.mode == "submit" else []
         p = self.problem
@@ -589,7 +584,7 @@ class _Session:
         # A Triton kernel compiles (and an autotuned one tunes; under the interpreter, is checked
         # against the GPU's limits) during its first call at new shapes: the host part of the
         # call (until "launched") may take the compile limit; the device part only the call limit.
-        jit = (self.first_call or new_shapes) and self.language == "triton"
+        jit = (self.first_call or new_shapes) and self.lang.jit
         compile_s = lim.compile_s
         if self.dev == "cpu":  # no JIT there: only the checks for sm_90 (interpreter.py)
             from worker.grading.interpreter import CALL_BUDGET_S
@@ -640,7 +635,11 @@ class _Session:
 
     def _tests(self) -> None:
         t0 = time.monotonic()
-        cases = [c for c in self.problem.tests if self.dev == "cuda" or c.interpreter]
+        cases = [
+            c
+            for c in self.problem.tests
+            if self.dev == "cuda" or self.lang.runs_on_cpu_case(self.problem, c)
+        ]
         failed: list[str] = []
         for i, case in enumerate(cases, 1):
             self.activity = {"stage": "testing", "index": i, "total": len(cases), "name": case.name}

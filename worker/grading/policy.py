@@ -164,13 +164,22 @@ def _dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
+_NUMBA_INDEX = re.compile(
+    r"numba\.cuda\.(?:(?:threadIdx|blockIdx|blockDim|gridDim)\.[xyz]|warpsize|laneid)"
+)
+
+
 def _constant(path: str) -> bool:
     parent, _, leaf = path.rpartition(".")
     if path.split(".")[0] in ("math", "typing", "operator") or path in _CONSTANTS:
         return True
     if any(path.startswith(p + ".") for p in _SYS_OPEN):
         return True
-    if parent in ("torch", "numpy", "triton.language") and _DTYPE.fullmatch(leaf):
+    if parent in ("torch", "numpy", "triton.language", "numba", "numba.types") and _DTYPE.fullmatch(
+        leaf
+    ):
+        return True
+    if _NUMBA_INDEX.fullmatch(path):  # a Numba kernel's thread and block indices are numbers
         return True
     return parent == "triton.language" and leaf not in _TL_MODULES  # tl.where, tl.constexpr
 
@@ -488,6 +497,8 @@ class _Checker:
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in _MUTATORS:
             for p in self.refs(f.value):
+                if p == "numba.cuda.atomic" or p == "triton.language":
+                    continue  # cuda.atomic.add(array, i, v), tl.sort(x): kernel operations
                 if "." in p and not p.rpartition(".")[2][:1].isupper():  # not torch.Tensor.add
                     self._flag(node, f"{p}.{f.attr}", _MUTATE_WHY)
                     return

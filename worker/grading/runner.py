@@ -13,23 +13,20 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ctypes
-import importlib.util
 import json
 import os
 import sys
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
-from worker.grading import buffers, rules
-
-
-class SubmissionError(Exception):
-    def __init__(self, verdict: str, message: str) -> None:
-        super().__init__(message)
-        self.verdict = verdict
-        self.message = message
+from worker.grading import buffers, languages, rules
+from worker.grading.languages.runtime import (
+    Loaded,
+    RunContext,
+    SubmissionError,
+    submission_traceback,
+)
 
 
 class Runner:
@@ -37,9 +34,9 @@ class Runner:
         self.workdir = workdir
         self.device = device
         self.out = out
-        self.solve: Any = None
+        self.loaded: Loaded | None = None
         self.language = ""
-        self.shim: Any = None
+        self.precompiles = False
         self.forbid_library = True
         self.cases: dict[str, list[Any]] = {}
         self.mappings: dict[str, list[int]] = {}
@@ -129,16 +126,22 @@ class Runner:
             total = torch.cuda.get_device_properties(0).total_memory
             have = torch.cuda.memory_reserved()
             torch.cuda.set_per_process_memory_fraction(min(1.0, (have + (budget << 20)) / total))
-        if self.language == "triton":
-            self.solve = _load_python(path)
-        else:
-            self.solve, self.shim = _load_shared_library(path, msg["argtypes"])
+        lang = languages.require(self.language)
+        ctx = RunContext(
+            device=self.device,
+            argtypes=list(msg.get("argtypes", [])),
+            forbid_library=self.forbid_library,
+            torch=self.torch,
+            classify=classify,
+        )
+        self.loaded = lang.load(path, ctx)
+        self.precompiles = lang.precompiles
 
     def precompile(self, msg: dict[str, Any]) -> None:
         """The Triton kernels of every case compiled ahead, in parallel (precompile.py)."""
         from worker.grading import precompile
 
-        if self.language != "triton" or self.device != "cuda" or not precompile.available():
+        if not self.precompiles or self.device != "cuda" or not precompile.available():
             self.send(op="precompiled", kernels=0, skipped=True)
             return
 
@@ -173,12 +176,8 @@ class Runner:
 
     # -- calling ----------------------------------------------------------------------------
     def call(self, msg: dict[str, Any]) -> None:
-        args = self.cases[msg["case"]]
+        call_args = self.cases[msg["case"]]
         timed = bool(msg.get("timed")) and self.device == "cuda"
-        if self.language == "cuda":
-            call_args = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
-        else:
-            call_args = args
         t = None
         if timed:
             # Behind the referee's gate and the hold (gate.py, hold.py): the start event fires
@@ -217,7 +216,7 @@ class Runner:
     def _autotune(self, mode: Any) -> Any:
         from worker.grading import autotune
 
-        if self.language != "triton" or self.device != "cuda":
+        if not self.precompiles or self.device != "cuda":
             return autotune.policy(None)
 
         def report(done: int, total: int) -> None:
@@ -226,34 +225,13 @@ class Runner:
         return autotune.policy(mode if isinstance(mode, str) else None, report)
 
     def _invoke(self, call_args: list[Any]) -> None:
-        if self.language == "cuda":
-            self.solve(*call_args)
-            return
-        if self.forbid_library:
-            with rules.no_library_compute():
-                result = self.solve(*call_args)
-        else:
-            result = self.solve(*call_args)
-        if result is not None:
-            # Destination-passing style: outputs are written in place, nothing is returned.
-            raise SubmissionError(
-                "wrong_answer",
-                "solve must write its outputs in place and return None "
-                f"(it returned a {type(result).__name__})",
-            )
+        assert self.loaded is not None
+        self.loaded.invoke(call_args)
 
     def _synchronize(self) -> None:
         try:
-            if self.device != "cuda":
-                return
-            if self.shim is not None:
-                code = self.shim.kerneldojo_sync()
-                if code != 0:
-                    raise SubmissionError(
-                        _cuda_verdict(code),
-                        f"CUDA error {code}: {self.shim.kerneldojo_error_string(code).decode()}",
-                    )
-            self.torch.cuda.synchronize()
+            if self.device == "cuda" and self.loaded is not None:
+                self.loaded.synchronize()
         finally:
             _flush_output()
 
@@ -266,53 +244,6 @@ def _flush_output() -> None:
     with contextlib.suppress(Exception):  # the submission may have replaced sys.stdout
         sys.stdout.flush()
     ctypes.CDLL(None).fflush(None)
-
-
-def _cuda_verdict(code: int) -> str:
-    return (
-        "memory_limit_exceeded" if code == 2 else "runtime_error"
-    )  # 2 = cudaErrorMemoryAllocation
-
-
-def _load_python(path: Path) -> Any:
-    spec = importlib.util.spec_from_file_location("solution", path)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["solution"] = mod
-    try:
-        spec.loader.exec_module(mod)
-    except SyntaxError as e:
-        raise SubmissionError(
-            "compile_error", f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
-        ) from e
-    except BaseException as e:  # any failure while importing the file means it does not load
-        verdict, _ = classify(e, path.name)
-        if verdict != "memory_limit_exceeded":
-            verdict = "compile_error"
-        raise SubmissionError(verdict, _submission_traceback(e, path.name)) from e
-    solve = getattr(mod, "solve", None)
-    if not callable(solve):
-        raise SubmissionError("compile_error", "the file must define a function solve(...)")
-    return solve
-
-
-def _load_shared_library(path: Path, argtypes: list[str]) -> tuple[Any, Any]:
-    lib = ctypes.CDLL(str(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
-    solve = lib.solve
-    solve.argtypes = [ctypes.c_void_p if t == "ptr" else ctypes.c_int for t in argtypes]
-    solve.restype = None
-    lib.kerneldojo_sync.restype = ctypes.c_int
-    lib.kerneldojo_error_string.restype = ctypes.c_char_p
-    lib.kerneldojo_error_string.argtypes = [ctypes.c_int]
-    return solve, lib
-
-
-def _submission_traceback(e: BaseException, filename: str) -> str:
-    """The traceback frames in the learner's own file, then the error: no harness internals."""
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.endswith(filename)]
-    lines = [f"  line {f.lineno}, in {f.name}\n    {f.line}" for f in frames[-5:]]
-    head = "Traceback (in your code):\n" + "\n".join(lines) + "\n" if lines else ""
-    return head + "".join(traceback.format_exception_only(type(e), e)).strip()
 
 
 _JIT_ERRORS = (NameError, TypeError, AttributeError, SyntaxError, AssertionError, ImportError)
@@ -341,8 +272,8 @@ def classify(e: BaseException, filename: str) -> tuple[str, str]:
         or "out of memory" in text
         or "allocate memory" in text
     ):
-        return "memory_limit_exceeded", _submission_traceback(e, filename)
-    return "runtime_error", _submission_traceback(e, filename)
+        return "memory_limit_exceeded", submission_traceback(e, filename)
+    return "runtime_error", submission_traceback(e, filename)
 
 
 def main() -> None:

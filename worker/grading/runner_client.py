@@ -48,6 +48,7 @@ def runner_env(device: str) -> dict[str, str]:
     env = tritoncache.runner_env()
     if device == "cpu":
         env["TRITON_INTERPRET"] = "1"
+        env["NUMBA_ENABLE_CUDASIM"] = "1"  # Numba's CUDA kernels on its simulator
     return env
 
 

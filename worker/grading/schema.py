@@ -477,7 +477,11 @@ def _load_samples(path: Path) -> list[SampleSolution]:
         if not folder.is_dir():
             continue
         for f in sorted(folder.iterdir()):
-            lang = languages.by_suffix(f.suffix)
+            try:
+                text = f.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            lang = languages.infer(f.name, text)
             if lang is None:
                 continue
             if sub == "accepted":

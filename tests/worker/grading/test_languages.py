@@ -15,37 +15,59 @@ from worker.grading.schema import load_problem
 ROOT = Path(__file__).resolve().parents[3]
 
 
-def test_registry_lists_the_two_languages_in_menu_order() -> None:
-    assert languages.names() == ("triton", "cuda")
+def test_registry_lists_the_languages_in_menu_order() -> None:
+    assert languages.names() == ("triton", "cuda", "pytorch", "numba")
     assert languages.default().name == "triton"
-    assert languages.by_suffix(".py") is languages.get("triton")
+    assert languages.by_suffix(".py") is languages.get("triton")  # the suffix's first
     assert languages.by_suffix(".cu") is languages.get("cuda")
     assert languages.by_suffix(".txt") is None and languages.get("fortran") is None
-    with pytest.raises(ValueError, match="use one of triton, cuda"):
+    with pytest.raises(ValueError, match="use one of triton, cuda, pytorch, numba"):
         languages.require("fortran")
 
 
+@pytest.mark.parametrize(
+    ("filename", "source", "expected"),
+    [
+        ("a.py", "import torch\nimport triton\n", "triton"),
+        ("a.py", "import torch\n", "pytorch"),
+        ("a.py", "from numba import cuda\nimport torch\n", "numba"),
+        ("numba_fast.py", "", "numba"),
+        ("pytorch_simple.py", "import triton\n", "pytorch"),  # the file name wins over imports
+        ("a.py", "# language: pytorch\nimport triton\n", "pytorch"),  # a header wins over all
+        ("a.py", "# language: cuda\nimport torch\n", "pytorch"),  # not a .py language: ignored
+        ("a.py", "", "triton"),  # nothing says: the suffix's first
+        ("a.cu", "// language: cuda\n", "cuda"),
+        ("a.txt", "import torch\n", None),
+    ],
+)
+def test_a_sources_language_is_inferred(filename: str, source: str, expected: str | None) -> None:
+    got = languages.infer(filename, source)
+    assert (got.name if got else None) == expected
+
+
 def test_what_each_language_declares() -> None:
-    assert [lang.public() for lang in languages.all()] == [
-        {
-            "name": "triton",
-            "label": "Triton",
-            "menu_label": "Triton (Python)",
-            "suffix": ".py",
-            "editor_mode": "python",
-            "track": "kernel",
-            "runs_on_cpu": True,
-        },
-        {
-            "name": "cuda",
-            "label": "CUDA",
-            "menu_label": "CUDA C++",
-            "suffix": ".cu",
-            "editor_mode": "cpp",
-            "track": "kernel",
-            "runs_on_cpu": False,
-        },
-    ]
+    public = {lang.name: lang.public() for lang in languages.all()}
+    assert public["triton"] == {
+        "name": "triton",
+        "label": "Triton",
+        "menu_label": "Triton (Python)",
+        "suffix": ".py",
+        "editor_mode": "python",
+        "track": "kernel",
+        "runs_on_cpu": True,
+    }
+    assert public["cuda"]["track"] == "kernel" and public["cuda"]["runs_on_cpu"] is False
+    assert public["pytorch"]["track"] == "framework" and public["pytorch"]["suffix"] == ".py"
+    assert public["numba"]["track"] == "kernel" and public["numba"]["runs_on_cpu"] is True
+
+
+def test_every_language_has_both_sides_of_the_judge() -> None:
+    """What the judge calls (prepare in the referee, load in the runner) is each language's own."""
+    from worker.grading.languages.base import Language
+
+    for lang in languages.all():
+        assert type(lang).prepare is not Language.prepare, lang
+        assert type(lang).load is not Language.load, lang
 
 
 @pytest.fixture

@@ -1,10 +1,10 @@
 """What a language declares: the base every language module fills in.
 
 One instance per language, listed in ``languages/__init__.py``, is what the web app, the API
-(``GET /api/v1/languages``), both CLIs and the editor read. This step of issue #19 covers what
-those read (names, suffix, editor mode, track, CPU support, signature, starter); how a language
-is prepared, loaded and called is still in the judge core (``grader.py``, ``runner.py``,
-``compilers.py``): see docs/languages.md.
+(``GET /api/v1/languages``), both CLIs and the editor read (names, suffix, editor mode, track,
+CPU support, signature, starter), and what the judge calls: ``prepare`` in the referee (static
+policy, compiling), ``load`` in the runner (a ``runtime.Loaded`` whose ``invoke`` calls
+``solve`` and whose ``synchronize`` waits for its device work). See docs/languages.md.
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 if TYPE_CHECKING:  # schema imports this package; at run time only the objects are used
-    from worker.grading.schema import Problem
+    from worker.grading.languages.runtime import Loaded, Prepared, RunContext
+    from worker.grading.schema import Case, Problem
 
 Track = Literal["kernel", "framework"]
 
@@ -34,9 +35,39 @@ class Language:
     # worker compiles the source and answers not_run.
     runs_on_cpu: ClassVar[bool]
     declaration_end: ClassVar[str] = ""  # what ends the signature as a declaration (C: ";")
+    # The first call at new sizes compiles (Triton's JIT, Numba's, torch.compile): it gets the
+    # problem's compile limit on top of the call limit.
+    jit: ClassVar[bool] = False
+    # Triton on a GPU: kernels compiled ahead in parallel (precompile.py), the per-source
+    # kernel cache (sourcecache.py) and the autotuner's policy (autotune.py).
+    precompiles: ClassVar[bool] = False
+    # Words a source's first lines may carry to say it is in this language ("numba"); files
+    # whose suffix several languages share are told apart by them (``languages.infer``).
+    markers: ClassVar[tuple[str, ...]] = ()
 
     def signature(self, problem: Problem) -> str:
         """``solve``'s signature in this language, from the problem's ``[signature]``."""
+        raise NotImplementedError
+
+    # -- the judge ------------------------------------------------------------------------
+    def library_rule(self, problem: Problem) -> bool:
+        """Whether torch's compute is refused inside ``solve`` (rules.py)."""
+        return self.track == "kernel" and problem.forbid_library_compute
+
+    def runs_on_cpu_case(self, problem: Problem, case: Case) -> bool:
+        """Whether a CPU worker runs this test case for this language (the others run only on
+        a GPU): the problem's ``interpreter`` flag, and the language's own limit."""
+        return self.runs_on_cpu and case.interpreter
+
+    def prepare(
+        self, source: str, workdir: Path, problem: Problem, *, static_policy: bool, compile_s: float
+    ) -> Prepared:
+        """In the referee: write the source into ``workdir``, check it, compile it. Raises
+        ``runtime.Refused`` with the verdict (compile_error, rejected, not_run)."""
+        raise NotImplementedError
+
+    def load(self, path: Path, ctx: RunContext) -> Loaded:
+        """In the runner: the prepared file at ``path``, ready to call."""
         raise NotImplementedError
 
     def generate_starter(self, problem: Problem) -> str:

@@ -4,9 +4,18 @@ with nvcc for the worker's GPU. Without a GPU it is compiled only and reported a
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from worker.grading.languages.base import Language, shapes_comment
+from worker.grading.languages.runtime import (
+    Loaded,
+    Prepared,
+    Refused,
+    RunContext,
+    SubmissionError,
+)
 
 if TYPE_CHECKING:
     from worker.grading.schema import Problem
@@ -15,6 +24,10 @@ _SIMPLE = re.compile(r"[A-Za-z_]\w*|\d+")  # a shape entry that is also a C expr
 
 
 class Cuda(Language):
+    """Compiled by the referee (compilers.py: nvcc in the sandbox, then the symbol check), called
+    in the runner through ctypes with device pointers; its errors come from the shim's
+    synchronize."""
+
     name: ClassVar[str] = "cuda"
     label: ClassVar[str] = "CUDA"
     menu_label: ClassVar[str] = "CUDA C++"
@@ -23,6 +36,7 @@ class Cuda(Language):
     comment: ClassVar[str] = "//"
     runs_on_cpu: ClassVar[bool] = False
     declaration_end: ClassVar[str] = ";"
+    markers: ClassVar[tuple[str, ...]] = ("cuda",)
 
     def signature(self, problem: Problem) -> str:
         return f'extern "C" void solve({", ".join(a.c_decl() for a in problem.args)})'
@@ -59,6 +73,56 @@ __global__ void solve_kernel({params}) {{
     solve_kernel<<<blocks, threads>>>({call_args});
 }}
 """
+
+    def prepare(
+        self, source: str, workdir: Path, problem: Problem, *, static_policy: bool, compile_s: float
+    ) -> Prepared:
+        from worker.grading import compilers
+
+        path = workdir / "solution.cu"
+        path.write_text(source)
+        t0 = time.monotonic()
+        res, lib, violation = compilers.compile_cuda(path, workdir, compile_s)
+        took = time.monotonic() - t0
+        if not res.ok:
+            raise Refused("compile_error", "nvcc could not compile the submission", res, took)
+        if violation is not None and self.library_rule(problem):
+            raise Refused("rejected", violation, res, took)
+        assert lib is not None
+        return Prepared(lib.name, res, took)
+
+    def load(self, path: Path, ctx: RunContext) -> Loaded:
+        import ctypes
+        import os
+
+        lib = ctypes.CDLL(str(path), mode=os.RTLD_LOCAL | os.RTLD_NOW)
+        solve = lib.solve
+        solve.argtypes = [ctypes.c_void_p if t == "ptr" else ctypes.c_int for t in ctx.argtypes]
+        solve.restype = None
+        lib.kerneldojo_sync.restype = ctypes.c_int
+        lib.kerneldojo_error_string.restype = ctypes.c_char_p
+        lib.kerneldojo_error_string.argtypes = [ctypes.c_int]
+        return _CudaLoaded(solve, lib, ctx)
+
+
+class _CudaLoaded(Loaded):
+    def __init__(self, solve: Any, shim: Any, ctx: RunContext) -> None:
+        self.solve, self.shim, self.ctx = solve, shim, ctx
+
+    def invoke(self, args: list[Any]) -> Any:
+        return self.solve(*(a.data_ptr() if hasattr(a, "data_ptr") else a for a in args))
+
+    def synchronize(self) -> None:
+        if self.ctx.device != "cuda":
+            return
+        code = self.shim.kerneldojo_sync()
+        if code != 0:
+            raise SubmissionError(
+                # 2 = cudaErrorMemoryAllocation
+                "memory_limit_exceeded" if code == 2 else "runtime_error",
+                f"CUDA error {code}: {self.shim.kerneldojo_error_string(code).decode()}",
+            )
+        self.ctx.torch.cuda.synchronize()
 
 
 LANGUAGE = Cuda()

@@ -5,23 +5,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from worker.grading.languages.base import Language, shapes_comment
+from worker.grading.languages.base import shapes_comment
+from worker.grading.languages.python import PythonLanguage
 
 if TYPE_CHECKING:
     from worker.grading.schema import Problem
 
 
-class Triton(Language):
+class Triton(PythonLanguage):
     name: ClassVar[str] = "triton"
     label: ClassVar[str] = "Triton"
     menu_label: ClassVar[str] = "Triton (Python)"
-    suffix: ClassVar[str] = ".py"
-    editor_mode: ClassVar[str] = "python"
-    comment: ClassVar[str] = "#"
-    runs_on_cpu: ClassVar[bool] = True
-
-    def signature(self, problem: Problem) -> str:
-        return f"def solve({', '.join(a.name for a in problem.args)}):"
+    precompiles: ClassVar[bool] = True
+    markers: ClassVar[tuple[str, ...]] = ("triton",)
 
     def generate_starter(self, problem: Problem) -> str:
         out = problem.outputs[0]

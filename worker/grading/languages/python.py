@@ -1,0 +1,102 @@
+"""The Python languages' common part: a ``solution.py`` defining ``solve(...)``.
+
+Referee side, before any process starts: the syntax, then the static policy (policy.py), with
+the problem's library rule where the language's track has one. Runner side: the file imported
+as ``solution``, ``solve`` called with the judge's arguments, converted by ``convert`` (Numba
+wants its own device arrays), under the library rule (rules.py) when it applies, and required to
+return None (destination-passing style).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from worker.grading.languages.base import Language
+from worker.grading.languages.runtime import (
+    Loaded,
+    Prepared,
+    Refused,
+    RunContext,
+    SubmissionError,
+    import_solve,
+)
+
+if TYPE_CHECKING:
+    from worker.grading.schema import Problem
+
+SOURCE = "solution.py"
+
+
+class PythonLanguage(Language):
+    suffix: ClassVar[str] = ".py"
+    editor_mode: ClassVar[str] = "python"
+    comment: ClassVar[str] = "#"
+    runs_on_cpu: ClassVar[bool] = True
+    jit: ClassVar[bool] = True
+
+    def signature(self, problem: Problem) -> str:
+        return f"def solve({', '.join(a.name for a in problem.args)}):"
+
+    def check(self, problem: Problem) -> None:
+        """A problem this language cannot express (Refused), before the source is read."""
+
+    def prepare(
+        self, source: str, workdir: Path, problem: Problem, *, static_policy: bool, compile_s: float
+    ) -> Prepared:
+        from worker.grading import policy
+        from worker.grading.results import CompileResult
+
+        self.check(problem)
+        (workdir / SOURCE).write_text(source)
+        try:  # a syntax error is reported before any process starts
+            compile(source, SOURCE, "exec")
+        except SyntaxError as e:
+            raise Refused(
+                "compile_error", f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
+            ) from e
+        if static_policy:  # policy.py: refused before any process starts
+            refused = policy.check_python(source, forbid_library_compute=self.library_rule(problem))
+            if refused is not None:
+                raise Refused("rejected", str(refused))
+        return Prepared(SOURCE, CompileResult(True, "", 0.0))
+
+    def load(self, path: Path, ctx: RunContext) -> Loaded:
+        def on_error(e: BaseException) -> str:
+            verdict = ctx.classify(e, path.name)[0]
+            return verdict if verdict == "memory_limit_exceeded" else "compile_error"
+
+        return PythonLoaded(import_solve(path, on_error), ctx, self)
+
+    def convert(self, args: list[Any], ctx: RunContext) -> list[Any]:
+        """The arguments as ``solve`` receives them (torch tensors and ints here)."""
+        return args
+
+    def synchronize(self, ctx: RunContext) -> None:
+        if ctx.device == "cuda":
+            ctx.torch.cuda.synchronize()
+
+
+class PythonLoaded(Loaded):
+    def __init__(self, solve: Any, ctx: RunContext, lang: PythonLanguage) -> None:
+        self.solve, self.ctx, self.lang = solve, ctx, lang
+
+    def invoke(self, args: list[Any]) -> Any:
+        from worker.grading import rules
+
+        call_args = self.lang.convert(args, self.ctx)
+        if self.ctx.forbid_library:
+            with rules.no_library_compute():
+                result = self.solve(*call_args)
+        else:
+            result = self.solve(*call_args)
+        if result is not None:
+            raise SubmissionError(
+                "wrong_answer",
+                "solve must write its outputs in place and return None "
+                f"(it returned a {type(result).__name__})",
+            )
+        return result
+
+    def synchronize(self) -> None:
+        self.lang.synchronize(self.ctx)
