@@ -9,9 +9,14 @@ __global__ void gemv_thread_per_row(const __nv_bfloat16* w, const __nv_bfloat16*
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     if (row < m) {
         const __nv_bfloat16* wr = w + (long long)row * k;
-        float acc = 0.0f;  // float32: bf16 x bf16 products are exact in float32
-        for (int j = 0; j < k; ++j) acc += __bfloat162float(wr[j]) * __bfloat162float(x[j]);
-        y[row] = acc;
+        // One thread sums its whole row in order. In float32 a 10^6-long row of positive
+        // products drifts: on an H100 the 3 x 1000003 case came out 1.2e-4 off, over the 1e-4
+        // tolerance (2026-11-25). A double accumulator costs nothing here (the loop waits on
+        // memory) and keeps the sum exact to ~1e-16.
+        double acc = 0.0;
+        for (int j = 0; j < k; ++j)
+            acc += (double)(__bfloat162float(wr[j]) * __bfloat162float(x[j]));
+        y[row] = (float)acc;
     }
 }
 

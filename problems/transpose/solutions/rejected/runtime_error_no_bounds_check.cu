@@ -1,5 +1,7 @@
-// expect: wrong_answer
-// expect-message: y: wrote past the end
+// expect: runtime_error
+// On an H100 this is an illegal memory access (CUDA error 700), measured 2026-11-25: the last
+// tiles read past the end of x and write rows past y's guard band into memory that is not
+// mapped. A learner meets this bug as a crash, not a wrong value.
 // Bug: the shared-memory tile is filled and written back with no bounds checks. The grid is
 // rounded up, as it should be, so where m or n is not a multiple of 32 the last tiles write
 // rows past the end of y and columns past the end of y's rows. Right only when both m and

@@ -1,5 +1,7 @@
-// expect: wrong_answer
-// expect-message: y: wrote past the end
+// expect: runtime_error
+// On an H100 this is an illegal memory access (CUDA error 700), measured 2026-11-25: the
+// blocks below the last row read past the end of rgb and write past y's guard band into
+// memory that is not mapped. A learner meets this bug as a crash, not a wrong value.
 // Bug: no bounds check. The 2-D grid is rounded up in both directions, as it should be, but
 // the kernel lacks its `if (row < h && col < w)`: threads of edge blocks that hang over the
 // right edge write into the next row, and those below the last row write past the end of y
