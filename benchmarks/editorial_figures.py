@@ -20,6 +20,7 @@ import re
 import statistics
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 PENDING = "(measured by the lead)"
@@ -45,11 +46,28 @@ def _fmt_ms(ms: float) -> str:
     return f"{ms:.3f} ms" if ms < 10 else f"{ms:.1f} ms"
 
 
-def cells(cases: list[dict[str, float]], baseline: bool) -> tuple[str, str, str]:
+def cells(cases: list[dict[str, Any]], baseline: bool) -> tuple[str, str, str]:
     ms = [c["torch"] if baseline else c["ms"] for c in cases]
     vs = ["100%" if baseline else f"{100 * c['torch'] / c['ms']:.0f}%" for c in cases]
     sol = [f"{100 * c['sol'] / m:.0f}%" for c, m in zip(cases, ms, strict=True)]
     return " / ".join(_fmt_ms(m) for m in ms), " / ".join(vs), " / ".join(sol)
+
+
+def _columns(header: str) -> dict[str, int]:
+    """Which column of the table holds what, from its header row."""
+    cols: dict[str, int] = {}
+    for i, name in enumerate(header.split("|")):
+        name = name.strip().lower()
+        for key, word in (("ms", "median"), ("vs", "torch"), ("sol", "speed of light")):
+            if word in name and key not in cols:
+                cols[key] = i
+        if name in ("shape", "case", "input", "size") and "case" not in cols:
+            cols["case"] = i
+    return cols
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("×", "x")).strip().lower()
 
 
 def fill_editorial(text: str, rows: dict[str, list[dict[str, float]]]) -> str:
@@ -58,19 +76,25 @@ def fill_editorial(text: str, rows: dict[str, list[dict[str, float]]]) -> str:
         return text
     lines = text[head:].split("\n")
     any_cases = next(iter(rows.values()))
+    cols: dict[str, int] = {}
     for i, line in enumerate(lines):
+        if line.startswith("|") and not cols:
+            cols = _columns(line)
         if not line.startswith("|") or PENDING not in line:
             continue
         parts = line.split("|")
         named = re.search(r"`([\w-]+\.(?:py|cu))`", parts[1])
-        if named and named.group(1) in rows:
-            ms, vs, sol = cells(rows[named.group(1)], baseline=False)
-        elif "baseline" in parts[1]:
-            ms, vs, sol = cells(any_cases, baseline=True)
-        else:
+        baseline = not (named and named.group(1) in rows)
+        if baseline and "baseline" not in parts[1]:
             continue
-        values = iter([ms, vs, sol])
-        parts[2:-1] = [f" {next(values, '')} " if PENDING in p else p for p in parts[2:-1]]
+        cases = any_cases if baseline else rows[named.group(1)]  # type: ignore[union-attr]
+        if "case" in cols:  # one row per case: the case its shape cell names
+            want = _norm(parts[cols["case"]])
+            cases = [c for c in cases if _norm(str(c["case"])).startswith(want)] or cases
+        values = dict(zip(("ms", "vs", "sol"), cells(cases, baseline), strict=True))
+        for key, col in cols.items():
+            if key in values and col < len(parts) - 1 and PENDING in parts[col]:
+                parts[col] = f" {values[key]} "
         lines[i] = "|".join(parts)
     return text[:head] + "\n".join(lines)
 
