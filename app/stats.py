@@ -16,6 +16,7 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app.models import Mode, Status, Submission, User
+from worker.grading import languages
 from worker.grading.verdicts import Verdict
 
 
@@ -49,12 +50,25 @@ def acceptance(session: Session) -> dict[str, tuple[int, int]]:
     return out
 
 
-def leaderboard(session: Session, problem: str, gpu_kind: str) -> list[Entry]:
-    return leaderboards(session, [problem], gpu_kind).get(problem, [])
+TRACKS = ("kernel", "framework")
 
 
-def leaderboards(session: Session, problems: list[str], gpu_kind: str) -> dict[str, list[Entry]]:
-    """The boards of several problems from one query.
+def track_languages(track: str) -> list[str]:
+    """The languages ranked on a track: ``kernel`` (own kernels: Triton, CUDA, Numba) or
+    ``framework`` (any library op: PyTorch). Each board ranks one track."""
+    return [lang.name for lang in languages.all() if lang.track == track]
+
+
+def leaderboard(
+    session: Session, problem: str, gpu_kind: str, track: str = "kernel"
+) -> list[Entry]:
+    return leaderboards(session, [problem], gpu_kind, track).get(problem, [])
+
+
+def leaderboards(
+    session: Session, problems: list[str], gpu_kind: str, track: str = "kernel"
+) -> dict[str, list[Entry]]:
+    """The boards of several problems on one track, from one query.
 
     Only the columns a board shows are read (not whole rows with their source and result
     JSON): building full ORM objects for every accepted submission was most of the CPU time
@@ -75,6 +89,7 @@ def leaderboards(session: Session, problems: list[str], gpu_kind: str) -> dict[s
         .join(User, col(User.id) == Submission.user_id)
         .where(
             col(Submission.problem).in_(problems),
+            col(Submission.language).in_(track_languages(track)),
             col(Submission.gpu_kind) == gpu_kind,
             col(Submission.mode) == Mode.SUBMIT,
             col(Submission.verdict) == "accepted",

@@ -46,11 +46,13 @@ def problem_board(
     registry: RegistryDep,
     settings: SettingsDep,
     gpu: str = "",
+    track: str = "kernel",
 ) -> Response:
     p = registry.get(slug)
     if p is None:
         raise HTTPException(404, f"There is no problem called “{slug}”.")
     kind = gpu if gpu in settings.gpu_kinds else settings.gpu_kinds[0]
+    track = track if track in stats.TRACKS else "kernel"
     can_see = bool(
         user
         and (user.is_admin or (user.id and slug in visibility.solved_problems(session, user.id)))
@@ -59,7 +61,9 @@ def problem_board(
         request,
         "leaderboard.html",
         user,
-        board=stats.leaderboard(session, slug, kind),
+        board=stats.leaderboard(session, slug, kind, track),
+        track=track,
+        tracks=[(t, stats.track_languages(t)) for t in stats.TRACKS],
         problems=registry.catalog.ordered(),
         gpu=kind,
         gpu_kinds=settings.gpu_kinds,

@@ -9,6 +9,7 @@ from app import capabilities, charts, stats, submissions, visibility
 from app.deps import RegistryDep, SessionDep
 from app.models import Status, Submission, User
 from app.pages.common import PageUser, render
+from worker.grading import languages
 
 router = APIRouter(include_in_schema=False)
 
@@ -26,7 +27,10 @@ def submission_page(
     admin = bool(user and user.is_admin)
     result = visibility.result_for(sub.result, code=code, admin=admin) or {}
     bench = result.get("benchmark") or []
-    board = stats.leaderboard(session, sub.problem, sub.gpu_kind)
+    lang = languages.get(sub.language)
+    board = stats.leaderboard(
+        session, sub.problem, sub.gpu_kind, lang.track if lang is not None else "kernel"
+    )
     best: dict[str, float] = {}
     if board and board[0].submission_id != sub.id:
         top = session.get(Submission, board[0].submission_id)

@@ -222,10 +222,23 @@ def test_leaderboard_code_visibility_and_acceptance(
         ("bobby", b1, 2),
     ]
     assert client.get("/api/v1/leaderboard/toy-add?gpu=h100").json() == []
+    # A PyTorch submission ranks on the framework track only (#19): torch's own kernels are
+    # not compared with learners' kernels.
+    torch_sub = _submit(client, csrf_b, language="pytorch").json()["id"]
+    _finish(engine, torch_sub, "accepted", 0.01)
+    kernel = client.get("/api/v1/leaderboard/toy-add").json()
+    assert [e["submission_id"] for e in kernel] == [fast, b1]
+    framework = client.get("/api/v1/leaderboard/toy-add?track=framework").json()
+    assert [(e["username"], e["submission_id"], e["language"]) for e in framework] == [
+        ("bobby", torch_sub, "pytorch")
+    ]
+    assert client.get("/api/v1/leaderboard/toy-add?track=cobol").status_code == 422
+    html = client.get("/leaderboard/toy-add?track=framework").text
+    assert "Framework track (PyTorch)" in html and f"/submissions/{torch_sub}" in html
     overall = client.get("/api/v1/leaderboard").json()
     assert [(e["username"], e["solved"]) for e in overall] == [("alice", 1), ("bobby", 1)]
     probs = client.get("/api/v1/problems").json()
-    assert probs[0]["accepted"] == 3 and probs[0]["judged"] == 4 and probs[0]["solved"] is True
+    assert probs[0]["accepted"] == 4 and probs[0]["judged"] == 5 and probs[0]["solved"] is True
     assert client.get("/api/v1/problems/nope").status_code == 404
     detail = client.get("/api/v1/problems/toy-add").json()
     assert 'class="math' in detail["statement_html"] and "def solve" in detail["starters"]["triton"]

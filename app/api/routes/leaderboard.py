@@ -45,9 +45,13 @@ def problem_board(
     registry: RegistryDep,
     settings: SettingsDep,
     gpu: str | None = None,
+    track: str = "kernel",
 ) -> list[EntryOut]:
+    """The board of one track: ``kernel`` (Triton, CUDA, Numba) or ``framework`` (PyTorch)."""
     if registry.get(slug) is None:
         raise HTTPException(404, f"unknown problem {slug!r}")
+    if track not in stats.TRACKS:
+        raise HTTPException(422, f"unknown track {track!r}; use one of {', '.join(stats.TRACKS)}")
     kind = gpu or settings.gpu_kinds[0]
     return [
         EntryOut(
@@ -58,5 +62,5 @@ def problem_board(
             language=e.language,
             finished_at=e.finished_at,
         )
-        for e in stats.leaderboard(session, slug, kind)
+        for e in stats.leaderboard(session, slug, kind, track)
     ]
