@@ -106,6 +106,11 @@ def test_a_passing_case_shows_no_raw_error(client: TestClient, engine: Engine) -
     finish(engine, sid, "accepted", cases=[case])
     page = client.get(f"/submissions/{sid}").text
     assert "within tolerance" in page and "4.40e+12" not in page
+    # With the checker's ratio (#23: the error relative to the tolerance), that is shown.
+    sid = submit(client)
+    finish(engine, sid, "accepted", cases=[{**case, "tol_ratio": 0.3125}])
+    page = client.get(f"/submissions/{sid}").text
+    assert "0.31 × tolerance" in page and "4.40e+12" not in page
 
 
 def test_the_grading_time_legend_wraps_inside_the_chart() -> None:

@@ -14,7 +14,7 @@ from worker.grading.checkers.close import compare
 if TYPE_CHECKING:
     from worker.grading.schema import Problem
 
-__all__ = ["check_outputs", "compare"]
+__all__ = ["check_outputs", "compare", "tolerance_ratio"]
 
 
 def check_outputs(
@@ -23,3 +23,37 @@ def check_outputs(
     """(passed, message, worst error) for one case: ``got`` holds every output by name."""
     outcome = checkers.get(problem.check.checker).check(got, expected, scales, problem.check)
     return outcome.passed, outcome.message, outcome.max_error
+
+
+def tolerance_ratio(
+    problem: Problem, got: dict[str, Any], expected: dict[str, Any], scales: dict[str, Any]
+) -> float | None:
+    """How near its tolerance a passing result came: the worst |got - expected| over what the
+    ``close`` check allows there (atol + rtol * scale), across every output; 0.3 means the worst
+    element used 30% of its allowance. None for other checkers (exact ones have no tolerance)."""
+    import torch
+
+    if problem.check.checker != "close":
+        return None
+    spec = problem.check
+    worst = 0.0
+    for name, g in got.items():
+        e = expected[name].detach().to(torch.float64).reshape(-1)
+        gg = g.detach().to(torch.float64).reshape(-1).to(e.device)
+        scale = scales[name] if name in scales else e.abs()
+        s = (
+            scale
+            if isinstance(scale, float | int)
+            else scale.detach().to(torch.float64).reshape(-1).to(e.device)
+        )
+        allowed = spec.atol + spec.rtol * (s if isinstance(s, float | int) else s.abs())
+        finite = torch.isfinite(e) & torch.isfinite(gg)
+        ratio = torch.where(
+            finite,
+            (gg - e).abs()
+            / torch.as_tensor(allowed, dtype=torch.float64, device=e.device).clamp_min(1e-300),
+            torch.zeros_like(e),
+        )
+        if ratio.numel():
+            worst = max(worst, float(ratio.max()))
+    return worst

@@ -656,12 +656,26 @@ class _Session:
                 self._check_memory(f"after test {case.name!r}")
                 with self._timed("tests_check"):
                     ok, message, err = self._check(bufs, expected, scales)
+                    ratio = (
+                        checker.tolerance_ratio(
+                            self.problem,
+                            {a.name: bufs[a.name].tensor for a in self.problem.outputs},
+                            expected,
+                            scales,
+                        )
+                        if ok
+                        else None
+                    )
             except BaseException:
                 self._release(key, bufs, unbind=False)
                 raise
             with self._timed("tests_release"):
                 self._release(key, bufs)
-            self.result.cases.append(CaseResult(case.name, ok, message, err))
+            self.result.cases.append(
+                CaseResult(
+                    case.name, ok, message, err, round(ratio, 4) if ratio is not None else None
+                )
+            )
             if not ok:
                 failed.append(case.name)
         self.activity = None

@@ -24,6 +24,8 @@ class CaseResult:
     passed: bool
     message: str = ""
     max_abs_error: float | None = None
+    # A passing float case: its worst error over the error allowed there (checker.tolerance_ratio).
+    tol_ratio: float | None = None
 
 
 @dataclass

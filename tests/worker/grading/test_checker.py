@@ -53,3 +53,19 @@ def test_infinite_expected_values_must_match() -> None:
         0
     ]
     assert not compare("c", torch.tensor([5.0, 1.0]), e, e.abs(), Check(rtol=1e-6, atol=0.0))[0]
+
+
+def test_a_passing_case_reports_how_near_its_tolerance_it_came() -> None:
+    """The submission page shows "0.5 × tolerance" rather than a raw error (#23)."""
+    from types import SimpleNamespace
+
+    from worker.grading.checker import tolerance_ratio
+
+    check = Check(rtol=1e-3, atol=0.0)
+    problem = SimpleNamespace(check=check)
+    expected = torch.tensor([1.0, 2.0, 4.0], dtype=torch.float64)
+    got = expected * (1 + torch.tensor([0.0, 5e-4, -2.5e-4]))  # half, then a quarter, of rtol
+    ratio = tolerance_ratio(problem, {"c": got.float()}, {"c": expected}, {})  # type: ignore[arg-type]
+    assert ratio is not None and abs(ratio - 0.5) < 1e-3
+    exact = SimpleNamespace(check=Check(rtol=0.0, atol=0.0, checker="exact"))
+    assert tolerance_ratio(exact, {"c": got}, {"c": expected}, {}) is None  # type: ignore[arg-type]
