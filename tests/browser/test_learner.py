@@ -90,7 +90,11 @@ def test_sign_up_solve_and_rank(page: Any, live_server: LiveServer, shots: Path)
     page.click("a:has-text('the leaderboard')")
     page.wait_for_selector("table.leaderboard")
     row = page.locator("table.leaderboard tr.me")
-    assert name in row.inner_text() and row.locator(".rank").inner_text() == "1"
+    # Other browser tests share this server and may have ranked on vector-add first (on the
+    # CPU the earliest accepted ranks first): the learner's rank is its place on the board.
+    names = page.locator("table.leaderboard tbody tr").all_inner_texts()
+    place = next(i for i, text in enumerate(names, 1) if name in text)
+    assert name in row.inner_text() and row.locator(".rank").inner_text() == str(place)
     page.screenshot(path=str(shots / "leaderboard.png"))
     page.goto(f"{live_server.url}/problems")
     assert page.locator("tr[data-slug=vector-add] .solved-mark").count() == 1
