@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from worker.grading import checkers
+from worker.grading.checkers import close
 from worker.grading.checkers.close import compare
 
 if TYPE_CHECKING:
@@ -31,29 +32,11 @@ def tolerance_ratio(
     """How near its tolerance a passing result came: the worst |got - expected| over what the
     ``close`` check allows there (atol + rtol * scale), across every output; 0.3 means the worst
     element used 30% of its allowance. None for other checkers (exact ones have no tolerance)."""
-    import torch
-
     if problem.check.checker != "close":
         return None
-    spec = problem.check
     worst = 0.0
     for name, g in got.items():
-        e = expected[name].detach().to(torch.float64).reshape(-1)
-        gg = g.detach().to(torch.float64).reshape(-1).to(e.device)
+        e = expected[name]
         scale = scales[name] if name in scales else e.abs()
-        s = (
-            scale
-            if isinstance(scale, float | int)
-            else scale.detach().to(torch.float64).reshape(-1).to(e.device)
-        )
-        allowed = spec.atol + spec.rtol * (s if isinstance(s, float | int) else s.abs())
-        finite = torch.isfinite(e) & torch.isfinite(gg)
-        ratio = torch.where(
-            finite,
-            (gg - e).abs()
-            / torch.as_tensor(allowed, dtype=torch.float64, device=e.device).clamp_min(1e-300),
-            torch.zeros_like(e),
-        )
-        if ratio.numel():
-            worst = max(worst, float(ratio.max()))
+        worst = max(worst, close.tolerance_ratio(g, e, scale, problem.check))
     return worst

@@ -46,13 +46,7 @@ def compare(
     import torch
 
     shape = tuple(expected.shape)
-    g = got.detach().to(torch.float64).reshape(-1)
-    e = expected.detach().to(torch.float64).reshape(-1).to(g.device)
-    s = (
-        scale
-        if isinstance(scale, float | int)
-        else scale.detach().to(torch.float64).reshape(-1).to(g.device)
-    )
+    g, e, s = _flat(got, expected, scale)
     finite_e = torch.isfinite(e)
     bad = ~torch.isfinite(g) & finite_e
     n_bad = int(bad.sum())
@@ -82,7 +76,7 @@ def compare(
         )
     err = torch.where(finite_e, (g - e).abs(), torch.zeros_like(g))
     max_err = float(err.max()) if err.numel() else 0.0
-    tol = check.atol + check.rtol * (s if isinstance(s, float | int) else s.abs())
+    tol = _allowed(s, check)
     viol = err > tol
     n_viol = int(viol.sum())
     if n_viol:
@@ -122,3 +116,30 @@ def compare(
 
 
 CHECKER = Close()
+
+
+def _flat(got: Any, expected: Any, scale: Any) -> tuple[Any, Any, Any]:
+    """got, expected and the scale (a tensor, or a number) as flat float64 on got's device."""
+    import torch
+
+    g = got.detach().to(torch.float64).reshape(-1)
+    e = expected.detach().to(torch.float64).reshape(-1).to(g.device)
+    if isinstance(scale, float | int):
+        return g, e, scale
+    return g, e, scale.detach().to(torch.float64).reshape(-1).to(g.device)
+
+
+def _allowed(s: Any, check: Check) -> Any:
+    """The error allowed per element: atol + rtol * |scale|."""
+    return check.atol + check.rtol * (s if isinstance(s, float | int) else s.abs())
+
+
+def tolerance_ratio(got: Any, expected: Any, scale: Any, check: Check) -> float:
+    """The worst |got - expected| over the error allowed there, over the finite elements."""
+    import torch
+
+    g, e, s = _flat(got, expected, scale)
+    allowed = torch.as_tensor(_allowed(s, check), dtype=torch.float64, device=g.device)
+    finite = torch.isfinite(e) & torch.isfinite(g)
+    ratio = torch.where(finite, (g - e).abs() / allowed.clamp_min(1e-300), torch.zeros_like(e))
+    return float(ratio.max()) if ratio.numel() else 0.0
