@@ -58,7 +58,7 @@ def make(
     import torch
 
     where = problem.path / "reference.py"
-    got = getattr(ref, HOOK)({k: v for k, v in inputs.items()}, dict(params), gen)
+    got = getattr(ref, HOOK)(dict(inputs), dict(params), gen)
     if not isinstance(got, dict):
         raise ProblemError(where, HOOK, "must return a dict {output name: (indices, values)}")
     out: dict[str, Sampled] = {}
