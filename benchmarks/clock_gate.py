@@ -159,7 +159,7 @@ def idle(hold: Hold, slug: str, sample: str, case_index: int) -> list[dict[str, 
     problem = schema.load_problem(REPO / "problems" / slug)
     case = problem.benchmarks[case_index]
     mod = _load(REPO / "problems" / slug / "solutions" / "accepted" / sample)
-    args = []
+    args: list[Any] = []  # tensors and scalars, in the signature's order
     for a in problem.args:
         if a.is_tensor:
             shape = problem.shape(a, case.params)

@@ -20,15 +20,24 @@ import re
 import statistics
 from collections import defaultdict
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 REPO = Path(__file__).resolve().parents[1]
 PENDING = "(measured by the lead)"
 
 
-def load(paths: list[Path]) -> dict[str, dict[str, list[dict[str, float]]]]:
+class Case(TypedDict):
+    """One benchmark case of one sample: its name and times in milliseconds."""
+
+    case: str
+    ms: float
+    torch: float
+    sol: float
+
+
+def load(paths: list[Path]) -> dict[str, dict[str, list[Case]]]:
     """problem -> sample -> [per case, in file order: median_ms, torch_ms, sol_ms]."""
-    out: dict[str, dict[str, list[dict[str, float]]]] = defaultdict(dict)
+    out: dict[str, dict[str, list[Case]]] = defaultdict(dict)
     for path in paths:
         for line in path.read_text().splitlines():
             r = json.loads(line)
@@ -46,7 +55,7 @@ def _fmt_ms(ms: float) -> str:
     return f"{ms:.3f} ms" if ms < 10 else f"{ms:.1f} ms"
 
 
-def cells(cases: list[dict[str, Any]], baseline: bool) -> tuple[str, str, str]:
+def cells(cases: list[Case], baseline: bool) -> tuple[str, str, str]:
     ms = [c["torch"] if baseline else c["ms"] for c in cases]
     vs = ["100%" if baseline else f"{100 * c['torch'] / c['ms']:.0f}%" for c in cases]
     sol = [f"{100 * c['sol'] / m:.0f}%" for c, m in zip(cases, ms, strict=True)]
@@ -70,7 +79,7 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("×", "x")).strip().lower()
 
 
-def fill_editorial(text: str, rows: dict[str, list[dict[str, float]]]) -> str:
+def fill_editorial(text: str, rows: dict[str, list[Case]]) -> str:
     head = text.find("## H100 figures")
     if head < 0:
         return text
@@ -84,10 +93,11 @@ def fill_editorial(text: str, rows: dict[str, list[dict[str, float]]]) -> str:
             continue
         parts = line.split("|")
         named = re.search(r"`([\w-]+\.(?:py|cu))`", parts[1])
-        baseline = not (named and named.group(1) in rows)
+        sample = named.group(1) if named else None
+        baseline = sample is None or sample not in rows
         if baseline and "baseline" not in parts[1]:
             continue
-        cases = any_cases if baseline else rows[named.group(1)]  # type: ignore[union-attr]
+        cases = any_cases if sample is None or baseline else rows[sample]
         if "case" in cols:  # one row per case: the case its shape cell names
             want = _norm(parts[cols["case"]])
             cases = [c for c in cases if _norm(str(c["case"])).startswith(want)] or cases
@@ -99,7 +109,7 @@ def fill_editorial(text: str, rows: dict[str, list[dict[str, float]]]) -> str:
     return text[:head] + "\n".join(lines)
 
 
-def statement_paragraph(rows: dict[str, list[dict[str, float]]], date: str) -> str:
+def statement_paragraph(rows: dict[str, list[Case]], date: str) -> str:
     cases = next(iter(rows.values()))
     fast = [s for s in ("triton_fast.py", "cuda_fast.cu") if s in rows]
     parts = []
@@ -116,7 +126,7 @@ def statement_paragraph(rows: dict[str, list[dict[str, float]]], date: str) -> s
     )
 
 
-def fill_statement(text: str, rows: dict[str, list[dict[str, float]]], date: str) -> str:
+def fill_statement(text: str, rows: dict[str, list[Case]], date: str) -> str:
     start = text.find("Measured by this judge on an H100:")
     end = text.find("\n\n", start)
     if start < 0 or "measured by the lead" not in text[start : end if end > 0 else None]:

@@ -59,11 +59,12 @@ def variants(source: str, count: int, salt: str = "") -> list[str]:
     out = []
     blocks = [256, 512, 1024, 2048, 4096]
     for i in range(count):
-        s = re.sub(
-            r"\bBLOCK(_SIZE)? = \d+",
-            lambda m, i=i: f"{m.group(0).split('=')[0]}= {blocks[i % 5]}",
-            source,
-        )
+        size = blocks[i % 5]
+
+        def resize(m: re.Match[str], size: int = size) -> str:
+            return f"{m.group(0).split('=')[0]}= {size}"
+
+        s = re.sub(r"\bBLOCK(_SIZE)? = \d+", resize, source)
         tag = f"variant {salt}{i} {time.time_ns()}"
         out.append(f"# {tag}\n{_tag_kernels(s, tag)}")
     return out
@@ -86,7 +87,8 @@ def pct(xs: list[float], q: float) -> float:
     return s[min(len(s) - 1, round(q * (len(s) - 1)))]
 
 
-SUITE = [
+# (problem slug, sample: a file name among its samples, None for triton_fast.py, or a path)
+SUITE: list[tuple[str, str | Path | None]] = [
     (slug, None) for slug in ("vector-add", "reduction", "softmax", "matmul", "flash-attention")
 ]
 SUITE += [
@@ -178,6 +180,11 @@ def main() -> None:
     ap.add_argument(
         "--suite", action="store_true", help="every editorial and the two tutorial styles"
     )
+    ap.add_argument(
+        "--all",
+        action="store_true",
+        help="with --suite: also the editorial of every other problem in problems/",
+    )
     ap.add_argument("--count", type=int, default=50)
     ap.add_argument("--resubmit", type=int, default=0)
     ap.add_argument("--device", default="auto")
@@ -206,7 +213,13 @@ def main() -> None:
         )
         print(f"warm-up {time.monotonic() - t0:.1f}s {warmed}", flush=True)
         time.sleep(ns.gap)
-    entries = SUITE if ns.suite else [(ns.problem, ns.sample)]
+    entries: list[tuple[str, Any]] = list(SUITE) if ns.suite else [(ns.problem, ns.sample)]
+    if ns.suite and ns.all:
+        seen = {slug for slug, _ in SUITE}
+        for q in problems.load_all().problems:
+            ed = warmup.editorial(q)
+            if q.slug not in seen and ed is not None:
+                entries.append((q.slug, ed))
     results = []
     for slug, which in entries:
         p = problems.resolve(slug)

@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -36,20 +37,22 @@ def main() -> None:
     p = problems.resolve(ns.problem)
     path = next(s.path for s in p.samples if s.path.name == ns.sample)
     spec = importlib.util.spec_from_file_location("solution", path)
+    if spec is None or spec.loader is None:
+        sys.exit(f"{path}: not a Python file that can be imported")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     cases = [(c.name, precompile.placeholder(p, c, autotune.TUNE_FIRST)) for c in p.tests]
     cases += [(c.name, precompile.placeholder(p, c, autotune.TUNE_FULL)) for c in p.benchmarks]
     t0 = time.monotonic()
 
-    def invoke(args):
+    def invoke(args: list[Any]) -> None:
         t = time.monotonic()
         try:
             mod.solve(*args)
         finally:
             print(f"  placeholder call {time.monotonic() - t:7.3f} s", flush=True)
 
-    def report(done, total):
+    def report(done: int, total: int) -> None:
         print(f"  {time.monotonic() - t0:7.3f} s: compiled {done} of {total}", flush=True)
 
     counts = precompile.run(invoke, [c for _, c in cases], torch, "cuda", report)

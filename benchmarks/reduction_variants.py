@@ -36,7 +36,7 @@ from worker.grading.hold import Hold  # noqa: E402
 SOLUTIONS = REPO / "problems" / "reduction" / "solutions" / "accepted"
 
 
-@triton.jit
+@triton.jit  # type: ignore[untyped-decorator]
 def _tile_sums(x_ptr, part_ptr, n, BLOCK: tl.constexpr, ITERS: tl.constexpr):  # type: ignore[no-untyped-def]
     base = tl.program_id(0).to(tl.int64) * (BLOCK * ITERS)
     acc = tl.zeros([BLOCK], dtype=tl.float32)
@@ -46,7 +46,7 @@ def _tile_sums(x_ptr, part_ptr, n, BLOCK: tl.constexpr, ITERS: tl.constexpr):  #
     tl.store(part_ptr + tl.program_id(0), tl.sum(acc, axis=0))
 
 
-@triton.jit
+@triton.jit  # type: ignore[untyped-decorator]
 def _strided_sums(x_ptr, part_ptr, n, BLOCK: tl.constexpr, UNROLL: tl.constexpr):  # type: ignore[no-untyped-def]
     pid = tl.program_id(0)
     acc = tl.zeros([BLOCK], dtype=tl.float32)
@@ -57,7 +57,7 @@ def _strided_sums(x_ptr, part_ptr, n, BLOCK: tl.constexpr, UNROLL: tl.constexpr)
     tl.store(part_ptr + pid, tl.sum(acc, axis=0))
 
 
-@triton.jit
+@triton.jit  # type: ignore[untyped-decorator]
 def _final(part_ptr, out_ptr, p, BLOCK_P: tl.constexpr):  # type: ignore[no-untyped-def]
     acc = tl.zeros([BLOCK_P], dtype=tl.float32)
     for s in range(0, p, BLOCK_P):

@@ -46,11 +46,12 @@ def submissions(count: int) -> list[tuple[str, str]]:
         name, lang = SAMPLES[i % len(SAMPLES)]
         src = (base / name).read_text()
         if lang == "triton":
-            src = re.sub(
-                r"\bBLOCK(_SIZE)? = \d+",
-                lambda m, i=i: m.group(0).split("=")[0] + f"= {blocks[i % 5]}",
-                src,
-            )
+            size = blocks[i % 5]
+
+            def resize(m: re.Match[str], size: int = size) -> str:
+                return m.group(0).split("=")[0] + f"= {size}"
+
+            src = re.sub(r"\bBLOCK(_SIZE)? = \d+", resize, src)
             out.append((f"# submission {i}\n{src}", lang))
         else:
             out.append((f"// submission {i}\n{src}", lang))

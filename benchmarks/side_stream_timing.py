@@ -31,7 +31,7 @@ from worker.grading import timing  # noqa: E402
 from worker.grading.hold import Hold  # noqa: E402
 
 
-@triton.jit
+@triton.jit  # type: ignore[untyped-decorator]
 def _add(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
@@ -72,7 +72,7 @@ def main() -> None:
                 torch.cuda.synchronize()
                 ends.append(hold.time_call(fn)[:2])
         events = sorted(
-            (e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA),
+            (e for e in prof.events() if e.device_type == torch.profiler.DeviceType.CUDA),
             key=lambda e: e.time_range.start,
         )
         holds = [e for e in events if "_hold" in e.name]

@@ -18,7 +18,9 @@ import argparse
 import importlib.util
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import torch
 
@@ -27,9 +29,11 @@ ROWS, COLS = 32768, 4096
 GUARD = 64 << 20
 
 
-def load(sample: str):
+def load(sample: str) -> Callable[..., Any]:
     path = REPO / "problems" / "softmax" / "solutions" / "accepted" / sample
     spec = importlib.util.spec_from_file_location("sample", path)
+    if spec is None or spec.loader is None:
+        sys.exit(f"{path}: not a Python file that can be imported")
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod.solve

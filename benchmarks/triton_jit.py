@@ -19,6 +19,7 @@ import os
 import sys
 import tempfile
 import time
+from typing import Any
 
 os.environ["TRITON_CACHE_DIR"] = tempfile.mkdtemp(prefix="kd-jit-")
 
@@ -53,13 +54,13 @@ def main() -> None:
     torch.cuda.synchronize()
     out["cuda_init_s"] = time.perf_counter() - t
 
-    @triton.jit
-    def first(x_ptr, n, BLOCK: tl.constexpr):
+    @triton.jit  # type: ignore[untyped-decorator]
+    def first(x_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + 1, mask=offs < n)
 
-    @triton.jit
-    def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    @triton.jit  # type: ignore[untyped-decorator]
+    def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):  # type: ignore[no-untyped-def]
         offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         mask = offs < n
         tl.store(
@@ -68,7 +69,7 @@ def main() -> None:
             mask=mask,
         )
 
-    def launch(label: str, kernel, args, n: int) -> None:
+    def launch(label: str, kernel: Any, args: tuple[torch.Tensor, ...], n: int) -> None:
         nb = len(builds)
         t0 = time.perf_counter()
         kernel[(triton.cdiv(n, 1024),)](*args, n, BLOCK=1024)

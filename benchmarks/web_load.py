@@ -23,7 +23,8 @@ workers as ``kerneldojo worker`` starts them):
             log-ins kept in flight from the steady state to the end (``web_load_flood.py``;
             ``--flood-from many``: a new address and username per attempt, so only the hash
             pool's queue limit holds them; ``one``: one address). Browsing percentiles are
-            read over the flood's window; written to ``web-load-2026-11-26.{json,md}``.
+            read over the flood's window; written to
+            ``benchmarks/results/web-load-2026-11-26.{json,md}``.
 
 Why Locust: a maintained load tester whose headless mode gives per-endpoint percentiles and
 CSV; its gevent ``FastHttpUser`` costs little CPU, which matters when the load generator
@@ -43,7 +44,8 @@ Redis at 127.0.0.1:6379)::
 The first ``browse`` grades 15 sample solutions once under the interpreter (~1.5 min) for
 the seeded results and caches them in ``--results-cache``.
 
-Each part merges its section into ``--out`` (JSON) and rewrites the Markdown beside it.
+Each part merges its section into ``--out`` (JSON; default
+``benchmarks/results/web-load-DATE.json``) and rewrites the Markdown beside it.
 The script creates (and at the end drops) the database ``--db-name``, uses Redis database
 ``--redis-db`` under the key prefix ``kdload:`` (deleted at the end), and stops every process
 it started.
@@ -76,8 +78,9 @@ KERNELDOJO = str(BIN / "kerneldojo")
 LOCUST = str(BIN / "locust")
 LOCUSTFILE = ROOT / "benchmarks" / "web_load_locustfile.py"
 TODAY = "2026-11-23"
-DEFAULT_OUT = ROOT / "benchmarks" / f"web-load-{TODAY}.json"
-FLOOD_OUT = ROOT / "benchmarks" / "web-load-2026-11-26.json"
+RESULTS = ROOT / "benchmarks" / "results"  # raw result files; the summary is benchmarks/README.md
+DEFAULT_OUT = RESULTS / f"web-load-{TODAY}.json"
+FLOOD_OUT = RESULTS / "web-load-2026-11-26.json"
 REDIS_PREFIX = "kdload:"
 PASSWORD = "load-test-password"
 # Samples graded for the seed's results and for the queue run: (path under solutions/, verdict).
@@ -541,7 +544,7 @@ def browse(args: argparse.Namespace) -> dict[str, Any]:
         steady = [r for r in rows if r["t"] >= steady_from]
         steady_s = max(1e-9, max(r["t"] for r in rows) - steady_from)
         server_cpu_s = sum(cpu1.get(k, 0) - v for k, v in cpu0.items())
-        result = {
+        result: dict[str, Any] = {
             "settings": {
                 "users": args.users,
                 "spawn_rate_per_s": args.spawn_rate,

@@ -27,10 +27,10 @@ import os
 import random
 import re
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.cookiejar import DefaultCookiePolicy
-from typing import Any
+from typing import Any, TypeVar
 
 from locust import FastHttpUser, between, events, task
 
@@ -43,6 +43,18 @@ PASSWORD: str = SEED["password"]
 LOGGED_IN_SHARE = float(os.environ.get("KD_LOAD_LOGGED_IN", "0.7"))
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 SESSION_COOKIE = re.compile(r"kd_session=([^;]*)")
+
+_Task = TypeVar("_Task", bound=Callable[..., None])
+
+
+def weighted(weight: int) -> Callable[[_Task], _Task]:
+    """Locust's ``@task(weight)``, typed (mypy sees locust as untyped where it is not installed).
+
+    It marks the method as a task, picked ``weight`` times as often as a task of weight 1.
+    """
+    mark: Callable[[_Task], _Task] = task(weight)
+    return mark
+
 
 _raw: list[tuple[float, str, str, float, int, str | None]] = []
 _next_learner = iter(range(10**9))
@@ -75,7 +87,8 @@ def _dump(environment, **_kw):  # type: ignore[no-untyped-def]
             )
 
 
-class Learner(FastHttpUser):
+# FastHttpUser is Any to mypy where locust is not installed (the dev environment).
+class Learner(FastHttpUser):  # type: ignore[misc,unused-ignore]
     wait_time = between(1, 3)
 
     def on_start(self) -> None:
@@ -124,53 +137,53 @@ class Learner(FastHttpUser):
 
     # --- HTML pages --------------------------------------------------------------------
 
-    @task(4)
+    @weighted(4)
     def problem_list(self) -> None:
         self._get("/problems", "GET /problems")
 
-    @task(5)
+    @weighted(5)
     def problem_page(self) -> None:
         self._get(f"/problems/{random.choice(SLUGS)}", "GET /problems/[slug]")
 
-    @task(2)
+    @weighted(2)
     def leaderboard(self) -> None:
         self._get("/leaderboard", "GET /leaderboard")
 
-    @task(3)
+    @weighted(3)
     def problem_board(self) -> None:
         self._get(f"/leaderboard/{random.choice(SLUGS)}", "GET /leaderboard/[slug]")
 
-    @task(4)
+    @weighted(4)
     def submission_page(self) -> None:
         self._get(f"/submissions/{random.choice(SUB_IDS)}", "GET /submissions/[id]")
 
-    @task(1)
+    @weighted(1)
     def profile(self) -> None:
         self._get(f"/users/{random.choice(LEARNERS[: len(LEARNERS) // 2])}", "GET /users/[name]")
 
     # --- the JSON API ------------------------------------------------------------------
 
-    @task(1)
+    @weighted(1)
     def api_problems(self) -> None:
         self._get("/api/v1/problems", "GET /api/v1/problems")
 
-    @task(2)
+    @weighted(2)
     def api_problem(self) -> None:
         self._get(f"/api/v1/problems/{random.choice(SLUGS)}", "GET /api/v1/problems/[slug]")
 
-    @task(1)
+    @weighted(1)
     def api_leaderboard(self) -> None:
         self._get("/api/v1/leaderboard", "GET /api/v1/leaderboard")
 
-    @task(1)
+    @weighted(1)
     def api_problem_board(self) -> None:
         self._get(f"/api/v1/leaderboard/{random.choice(SLUGS)}", "GET /api/v1/leaderboard/[slug]")
 
-    @task(2)
+    @weighted(2)
     def api_submission(self) -> None:
         self._get(f"/api/v1/submissions/{random.choice(SUB_IDS)}", "GET /api/v1/submissions/[id]")
 
-    @task(1)
+    @weighted(1)
     def api_mine(self) -> None:
         if self.username:  # the list of one's own submissions needs a log-in
             self._get("/api/v1/submissions", "GET /api/v1/submissions (mine)")

@@ -1,4 +1,5 @@
-"""The Markdown beside ``web-load-2026-11-26.json``: the log-in flood runs of ``web_load.py flood``."""
+"""The Markdown beside ``benchmarks/results/web-load-2026-11-26.json``: the log-in flood runs of
+``web_load.py flood``."""
 
 from __future__ import annotations
 
