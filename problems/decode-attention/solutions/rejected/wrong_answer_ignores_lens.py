@@ -1,0 +1,44 @@
+# expect: wrong_answer
+# Bug: the key loop runs over the whole cache, L positions, instead of the sequence's lens[i].
+# Positions past the length hold stale keys and values from earlier requests, and they get
+# attention weight like the rest. Right only for a sequence whose length is L (sequence 0 in
+# each test, and every sequence when b = 1... unless its length is below L).
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def decode_kernel(q_ptr, k_ptr, v_ptr, lens_ptr, o_ptr, hq, hkv, L, qk_scale, D: tl.constexpr, BLOCK_H: tl.constexpr, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)  # sequence * hkv + kv head
+    seq = pid // hkv
+    group = hq // hkv
+    n = tl.load(lens_ptr + seq)
+    heads = tl.arange(0, BLOCK_H)
+    live = heads < group
+    rows = seq * hq + (pid % hkv) * group + heads
+    dd = tl.arange(0, D)
+    q = tl.load(q_ptr + rows.to(tl.int64)[:, None] * D + dd[None, :], mask=live[:, None], other=0.0)
+    base = pid.to(tl.int64) * L * D
+    m = tl.full([BLOCK_H], float("-inf"), dtype=tl.float32)
+    l = tl.zeros([BLOCK_H], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_H, D], dtype=tl.float32)
+    for s0 in range(0, L, BLOCK_N):
+        pos = s0 + tl.arange(0, BLOCK_N)
+        ok = pos < L  # the cache's size, not the sequence's length
+        offs = base + pos[:, None] * D + dd[None, :]
+        kt = tl.load(k_ptr + offs, mask=ok[:, None], other=0.0)
+        s = tl.where(ok[None, :], tl.dot(q, tl.trans(kt)) * qk_scale, float("-inf"))
+        m_new = tl.maximum(m, tl.max(s, axis=1))
+        alpha = tl.exp2(m - m_new)
+        p = tl.exp2(s - m_new[:, None])
+        vt = tl.load(v_ptr + offs, mask=ok[:, None], other=0.0)
+        l = l * alpha + tl.sum(p, axis=1)
+        acc = acc * alpha[:, None] + tl.dot(p.to(tl.bfloat16), vt)
+        m = m_new
+    out = acc / l[:, None]
+    tl.store(o_ptr + rows.to(tl.int64)[:, None] * D + dd[None, :], out.to(tl.bfloat16), mask=live[:, None])
+
+
+def solve(q, k, v, lens, o, b: int, hq: int, hkv: int, L: int, d: int):
+    decode_kernel[(b * hkv,)](q, k, v, lens, o, hq, hkv, L, d**-0.5 * 1.4426950408889634, D=d, BLOCK_H=16, BLOCK_N=64)

@@ -1,0 +1,39 @@
+# expect: wrong_answer
+# Bug: each block stores its total into out (out[0] = ...) instead of adding it with
+# cuda.atomic.add: the blocks overwrite each other and out ends up with one block's partial
+# sum. Right only when the grid has a single block (n <= 256).
+from numba import cuda, float32
+
+THREADS = 256
+
+
+@cuda.jit
+def zero(out):
+    out[0] = 0.0
+
+
+@cuda.jit
+def dot_kernel(a, b, out, n):
+    part = cuda.shared.array(THREADS, float32)
+    t = cuda.threadIdx.x
+    acc = float32(0.0)
+    i = cuda.grid(1)
+    while i < n:
+        acc += a[i] * b[i]
+        i += cuda.gridsize(1)
+    part[t] = acc
+    cuda.syncthreads()
+    step = THREADS // 2
+    while step > 0:
+        if t < step:
+            part[t] += part[t + step]
+        cuda.syncthreads()
+        step //= 2
+    if t == 0:
+        out[0] = part[0]
+
+
+def solve(a, b, out, n):
+    zero[1, 1](out)
+    blocks = min(1024, (n + THREADS - 1) // THREADS)
+    dot_kernel[blocks, THREADS](a, b, out, n)

@@ -1,0 +1,41 @@
+"""Pallas dot product with an off-by-one tail mask (offs < n - 1): the last product is never
+added."""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import triton as plgpu
+
+BLOCK = 4096  # products per partial sum
+CHUNK = 64  # partials the second kernel adds per step
+
+
+def partial_kernel(a_ref, b_ref, p_ref, *, n):
+    offs = pl.program_id(0) * BLOCK + jnp.arange(BLOCK)
+    a = plgpu.load(a_ref, mask=offs < n - 1, other=0.0)
+    b = plgpu.load(b_ref, mask=offs < n - 1, other=0.0)
+    p_ref[...] = jnp.sum(a * b, keepdims=True)
+
+
+def total_kernel(p_ref, out_ref, *, count):
+    def step(j, acc):
+        return acc + plgpu.load(p_ref.at[pl.ds(j * CHUNK, CHUNK)])
+
+    acc = jax.lax.fori_loop(0, count // CHUNK, step, jnp.zeros((CHUNK,), jnp.float32))
+    out_ref[...] = jnp.sum(acc, keepdims=True)
+
+
+def solve(a: jax.Array, b: jax.Array, out: jax.ShapeDtypeStruct, n: int) -> jax.Array:
+    # One partial per block, padded to whole chunks (the extra instances write zeros).
+    count = pl.cdiv(pl.cdiv(n, BLOCK), CHUNK) * CHUNK
+    spec = pl.BlockSpec(block_shape=(BLOCK,), index_map=lambda i: (i,))
+    partials = pl.pallas_call(
+        functools.partial(partial_kernel, n=n),
+        out_shape=jax.ShapeDtypeStruct((count,), jnp.float32),
+        grid=(count,),
+        in_specs=[spec, spec],
+        out_specs=pl.BlockSpec(block_shape=(1,), index_map=lambda i: (i,)),
+    )(a, b)
+    return pl.pallas_call(functools.partial(total_kernel, count=count), out_shape=out)(partials)

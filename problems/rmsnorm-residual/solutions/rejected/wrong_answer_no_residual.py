@@ -1,0 +1,25 @@
+# expect: wrong_answer
+# expect-message: values out of tolerance
+# Bug: a skipped step. The kernel writes res_out = x + res correctly but then normalizes x,
+# the sublayer's output, instead of the new residual stream h = x + res. In a model the next
+# sublayer would see the wrong input while the residual looks right. The fix: normalize h.
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_then_norm_x(x_ptr, res_ptr, w_ptr, y_ptr, out_ptr, n, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n
+    x = tl.load(x_ptr + row * n + cols, mask=mask, other=0.0).to(tl.float32)
+    r = tl.load(res_ptr + row * n + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(out_ptr + row * n + cols, (x + r).to(tl.bfloat16), mask=mask)
+    rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / n + eps)  # BUG: x, not x + r
+    w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(y_ptr + row * n + cols, (x * rstd * w).to(tl.bfloat16), mask=mask)
+
+
+def solve(x: torch.Tensor, res: torch.Tensor, w: torch.Tensor, y: torch.Tensor, res_out: torch.Tensor, m: int, n: int):
+    add_then_norm_x[(m,)](x, res, w, y, res_out, n, 1e-6, BLOCK=triton.next_power_of_2(n))

@@ -1,0 +1,39 @@
+# expect: wrong_answer
+# Bug: the chunk loop runs over whole chunks only (range(0, v - BLOCK + 1, BLOCK)), an
+# off-by-one in the number of chunks: the last, partial chunk of each row is never read, and
+# a row shorter than BLOCK is not read at all. On the "ascending" rows the whole answer sits
+# in the last columns.
+import torch
+import triton
+import triton.language as tl
+
+NONE = tl.constexpr(2147483647)
+
+
+@triton.jit
+def topk_kernel(x_ptr, vals_ptr, idx_ptr, v, k, BLOCK: tl.constexpr):
+    row = tl.program_id(0).to(tl.int64)
+    base = x_ptr + row * v
+    cols = tl.arange(0, BLOCK)
+    prev_v = float("inf")
+    prev_i = -1
+    for t in range(k):
+        best_v = tl.full([BLOCK], float("-inf"), dtype=tl.float32)
+        best_i = tl.full([BLOCK], NONE, dtype=tl.int32)
+        for start in range(0, v - BLOCK + 1, BLOCK):
+            offs = start + cols
+            x = tl.load(base + offs)
+            eligible = (x < prev_v) | ((x == prev_v) & (offs > prev_i))
+            take = eligible & ((x > best_v) | (best_i == NONE))
+            best_v = tl.where(take, x, best_v)
+            best_i = tl.where(take, offs, best_i)
+        top = tl.max(tl.where(best_i == NONE, float("-inf"), best_v), axis=0)
+        first = tl.min(tl.where((best_v == top) & (best_i != NONE), best_i, NONE), axis=0)
+        tl.store(vals_ptr + row * k + t, top)
+        tl.store(idx_ptr + row * k + t, first)
+        prev_v = top
+        prev_i = first
+
+
+def solve(x: torch.Tensor, vals: torch.Tensor, idx: torch.Tensor, b: int, v: int, k: int):
+    topk_kernel[(b,)](x, vals, idx, v, k, BLOCK=64)
