@@ -83,7 +83,7 @@ def serve(
             min=1,
             help="Web server processes (uvicorn workers). One process serves Python on one core "
             "at a time (the GIL); on a class server give it one per core "
-            "(benchmarks/web-load-2026-11-23.md).",
+            "(benchmarks/results/web-load-2026-11-23.md).",
         ),
     ] = 1,
 ) -> None:
@@ -259,6 +259,12 @@ def submit(
         ),
     ] = "",
     run: Annotated[bool, typer.Option("--run", help="Tests only (not ranked).")] = False,
+    mode: Annotated[
+        str,
+        typer.Option(
+            help="submit, run, profile (Nsight Compute on a GPU) or sanitize; --run is --mode run"
+        ),
+    ] = "",
     gpu: Annotated[str, typer.Option(help="GPU kind; default: the server's first.")] = "",
 ) -> None:
     """Submit a solution, stream its progress, print the result."""
@@ -273,7 +279,7 @@ def submit(
         problem,
         source,
         lang,
-        "run" if run else "submit",
+        mode or ("run" if run else "submit"),
         gpu or None,
     )
     raise typer.Exit(code)

@@ -16,6 +16,15 @@ from worker.grading.schema import TRACKS, Problem
 
 OTHER = ""  # the key of the group of problems without a track
 OTHER_LABEL = "More problems"
+# One line under each track's heading on the Learn page: what the track is for.
+TRACK_BLURBS = {
+    "foundations": "The first kernels: elementwise work, reductions, softmax, tiled matmul and "
+    "flash attention.",
+    "parallel-patterns": "The building blocks of parallel programs: scans, histograms, sorting, "
+    "stencils and sparse work.",
+    "llm-kernels": "The kernels inside a large language model's forward pass, in the "
+    "precisions models run in: norms, activations, rotary embeddings, attention and GEMMs.",
+}
 State = Literal["solved", "ready", "waiting"]
 
 
@@ -40,6 +49,10 @@ class Track:
     key: str
     label: str
     steps: list[Step] = field(default_factory=list)
+
+    @property
+    def blurb(self) -> str:
+        return TRACK_BLURBS.get(self.key, "")
 
     @property
     def solved(self) -> int:

@@ -21,7 +21,7 @@ from sqlmodel import Session, col, select
 
 from app import retries
 from app.core.inputs import clean_text
-from app.models import Status, Submission, SubmissionCreate, User, utcnow
+from app.models import Mode, Status, Submission, SubmissionCreate, User, utcnow
 from worker.grading import languages
 from worker.grading.schema import Problem
 
@@ -54,6 +54,11 @@ def validate(
     kind = data.gpu_kind or gpu_kinds[0]
     if kind not in gpu_kinds:
         raise SubmissionError(f"unknown GPU kind {kind!r}; this server has {', '.join(gpu_kinds)}")
+    if data.mode == Mode.PROFILE and kind == "cpu":
+        raise SubmissionError(
+            "profiling is not enabled on this worker: Nsight Compute needs a GPU, and this "
+            "server grades on the CPU (Run and Submit still work)"
+        )
     return kind
 
 
@@ -73,8 +78,16 @@ def create(
     against a limit of 10.)
     """
     assert user.id is not None
-    if per_minute is not None:
+    if per_minute is not None or data.mode == Mode.PROFILE:
         session.execute(update(User).where(col(User.id) == user.id).values(id=User.id))
+    if data.mode == Mode.PROFILE and _profile_in_flight(session, user.id):
+        session.rollback()
+        raise SubmissionError(
+            "you already have a profile queued or running: one at a time; open it from your "
+            "submissions, and profile again once it is done",
+            429,
+        )
+    if per_minute is not None:
         since = utcnow() - timedelta(minutes=1)
         n = session.exec(
             select(func.count())
@@ -98,6 +111,22 @@ def create(
     session.commit()
     session.refresh(sub)
     return sub
+
+
+def _profile_in_flight(session: Session, user_id: int) -> bool:
+    """Whether the user has a profile not yet done (after the lock on their row: see create)."""
+    return (
+        session.exec(
+            select(func.count())
+            .select_from(Submission)
+            .where(
+                Submission.user_id == user_id,
+                Submission.mode == Mode.PROFILE,
+                col(Submission.status).in_([Status.QUEUED, Status.RUNNING]),
+            )
+        ).one()
+        > 0
+    )
 
 
 def send(engine: Engine, enqueue: Callable[[int, str], None], sub_id: int, gpu_kind: str) -> bool:

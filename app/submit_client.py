@@ -6,24 +6,23 @@ import json
 import re
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 from rich.console import Console
 from rich.table import Table
 
+from worker.grading.verdicts import Verdict
+
 console = Console()
-LABELS = {
-    "accepted": "Accepted",
-    "wrong_answer": "Wrong Answer",
-    "compile_error": "Compile Error",
-    "runtime_error": "Runtime Error",
-    "time_limit_exceeded": "Time Limit Exceeded",
-    "memory_limit_exceeded": "Memory Limit Exceeded",
-    "rejected": "Rejected",
-    "not_run": "Not Run",
-    "internal_error": "Internal Error",
-}
+
+
+def _label(v: str) -> str:
+    try:
+        return Verdict(v).label
+    except ValueError:
+        return v
 
 
 def stage_text(ev: dict[str, Any]) -> str:
@@ -114,15 +113,28 @@ def _submit_and_follow(
                 if event == "done":
                     break
         detail = client.get(f"/api/v1/submissions/{sub['id']}").json()
-    print_result(detail, server)
+        saved = save_report(client, detail)
+    print_result(detail, server, saved)
     return 0 if detail.get("verdict") == "accepted" else 1
 
 
-def print_result(sub: dict[str, Any], server: str) -> None:
+def save_report(client: httpx.Client, sub: dict[str, Any]) -> Path | None:
+    """A profile's .ncu-rep, downloaded into the current folder (None if it has none)."""
+    if not ((sub.get("result") or {}).get("profile") or {}).get("report_file"):
+        return None
+    r = client.get(f"/api/v1/submissions/{sub['id']}/profile.ncu-rep")
+    if r.status_code != 200:
+        return None
+    path = Path(f"submission-{sub['id']}-{sub.get('problem', 'profile')}.ncu-rep")
+    path.write_bytes(r.content)
+    return path
+
+
+def print_result(sub: dict[str, Any], server: str, saved: Path | None = None) -> None:
     r = sub.get("result") or {}
     v = sub.get("verdict") or "internal_error"
     color = "green" if v == "accepted" else "red"
-    console.print(f"[bold {color}]{LABELS.get(v, v)}[/]  {r.get('message') or ''}")
+    console.print(f"[bold {color}]{_label(v)}[/]  {r.get('message') or ''}")
     cases = r.get("cases") or []
     if cases:
         t = Table("test", "result", "detail", box=None)
@@ -150,4 +162,9 @@ def print_result(sub: dict[str, Any], server: str) -> None:
             )
         console.print(t)
         console.print(f"score (geometric mean): [bold]{r.get('score_ms'):.4f} ms[/]")
+    from worker.cli_profile import render_tools
+
+    render_tools(r)  # a profile's figures and hints, a sanitizer's findings
+    if saved is not None:
+        console.print(f"report saved as {saved} (open it in Nsight Compute)")
     console.print(f"{server.rstrip('/')}/submissions/{sub['id']}")

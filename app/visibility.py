@@ -109,6 +109,7 @@ def result_for(result: dict[str, Any] | None, *, code: bool, admin: bool) -> dic
         out["compile"] = {"ok": comp.get("ok"), "seconds": comp.get("seconds"), "log": ""}
     out["stdout"] = ""
     out["warnings"] = []
+    out["profile"] = out["sanitizer"] = None  # both point into the code (kernels, lines)
     if out.get("verdict") != INTERNAL_ERROR:
         out["message"] = ""
     out["output_hidden"] = HIDDEN_OUTPUT

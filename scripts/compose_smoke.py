@@ -13,13 +13,15 @@ Steps, each timed and recorded in ``benchmarks/compose-smoke/`` (``latest.md`` +
    check both verdicts, the leaderboard, and the admin made from the environment; then class
    mode (scripts/smoke_class.py): the admin creates a class and an assignment, a student signs
    up with its invite code and is enrolled, and the gradebook's CSV from the web equals the
-   rows expected and ``kerneldojo class gradebook --csv`` run in the web container;
+   rows expected and ``kerneldojo class gradebook --csv`` run in the web container; the
+   worker's PID 1 is an init (``init: true``) and no zombie process is left by the gradings;
 7. restart Redis, then the worker, one at a time with a submission in flight, each verified by
    its container's start time; 8. SIGKILL the worker mid-grading: exactly one result;
 9. the GPU image (``--no-gpu`` skips it): build ``worker-gpu`` (torch, Triton and nvcc from
    PyPI, requirements/worker-gpu.txt), start it without a GPU on the stack's network, and in
-   it: ``problems check --device cpu`` (Triton samples as declared, every CUDA sample compiled
-   by its nvcc and not_run), bubblewrap as the non-root user, Celery's ping, SIGTERM stop;
+   it: ``problems check --device cpu`` (Triton, PyTorch and Numba samples as declared, every
+   CUDA sample compiled by its nvcc and not_run), bubblewrap as the non-root user and no
+   zombie left, Celery's ping, SIGTERM stop;
 10. every service stops within its grace period (``down``), then ``down -v``.
 
 Uses ``docker compose`` where it exists, else ``podman-compose`` (>= 1.1 for profiles; one is
@@ -251,6 +253,12 @@ def main() -> int:
         "TLS-intercepting proxy; never added to a pulled base",
     )
     ap.add_argument("--no-gpu", action="store_true", help="skip the GPU image's stage")
+    ap.add_argument(
+        "--gpu-problems",
+        default="",
+        help="comma-separated problems the GPU image's problems check grades (default: all; "
+        "vector-add has a sample in every language)",
+    )
     ap.add_argument("--keep", action="store_true", help="leave the stack running at the end")
     ap.add_argument("--no-cache", action="store_true", help="build the images from scratch")
     args = ap.parse_args()
@@ -317,6 +325,7 @@ def main() -> int:
             admin,
             smoke_class.container_cli(engine, PROJECT),
         )
+        step("worker's init reaps the sandboxes (no zombie)", stack.reaped, engine, PROJECT)
         step(
             "restart redis, then worker, mid-flight; start times checked",
             stack.restart_flow,
@@ -349,7 +358,14 @@ def main() -> int:
                 images.GPU_IMAGE,
             )
             step("GPU image: start without a GPU", images.gpu_start, rec, engine, PROJECT, env)
-            step("GPU image: problems check --device cpu", images.gpu_samples, rec, engine)
+            slugs = [p for p in args.gpu_problems.split(",") if p]
+            step(
+                f"GPU image: problems check --device cpu ({', '.join(slugs) or 'all problems'})",
+                images.gpu_samples,
+                rec,
+                engine,
+                slugs,
+            )
             step("GPU image: bubblewrap as the non-root user", images.gpu_sandbox, rec, engine)
             step("GPU image: Celery ping", images.gpu_ping, engine)
             step("GPU image: stops on SIGTERM within 10 s", images.gpu_stop, rec, engine)

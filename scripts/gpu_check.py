@@ -77,6 +77,9 @@ def env_info() -> dict[str, Any]:
             "copy_GBps": round(timing.ceiling("copy") / 1e9, 1),
             "tf32_TFLOPs": round(timing.ceiling("tf32") / 1e12, 1),
             "fp16_TFLOPs": round(timing.ceiling("fp16") / 1e12, 1),
+            "bf16_TFLOPs": round(timing.ceiling("bf16") / 1e12, 1),
+            "int8_TOPs": round(timing.ceiling("int8") / 1e12, 1),
+            "fp8_TFLOPs": round(timing.ceiling("fp8") / 1e12, 1),
         },
     }
 
@@ -281,7 +284,7 @@ def phase_sandbox(probs: list[Any], pairs: int) -> tuple[list[dict[str, Any]], i
 def phase_adversarial() -> tuple[list[dict[str, Any]], int]:
     sys.path.append(str(REPO / "tests"))  # after the repo root: tests/worker must not shadow worker
     try:
-        from adversarial.catalog import run_catalog  # type: ignore[import-not-found]
+        from adversarial.catalog import run_catalog
     except ImportError:
         print("no adversarial suite found", flush=True)
         return [], 0

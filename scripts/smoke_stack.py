@@ -49,6 +49,32 @@ def containers(engine: str, project: str) -> dict[str, str]:
     return out
 
 
+# Orphans never reaped: processes that exited ("Z" in /proc/PID/stat) whose parent is PID 1. A
+# sandbox's bwrap whose parent exits first is re-parented to the container's PID 1, which waits
+# for it only if it is an init: Celery is not one, hence `init: true` for the workers. (A zombie
+# whose parent still runs is that parent's to wait for, and is not counted.)
+_ORPHANS = """import glob
+n = 0
+for f in glob.glob('/proc/[0-9]*/stat'):
+    try:
+        state, ppid = open(f).read().rpartition(')')[2].split()[:2]
+    except (OSError, ValueError):
+        continue
+    n += state == 'Z' and ppid == '1'
+print(open('/proc/1/comm').read().strip(), n)
+"""
+
+
+def pid1_and_orphans(engine: str, cid: str) -> tuple[str, int]:
+    """The container's PID 1 (its command name) and how many zombies it has left unreaped."""
+    argv = [engine, "exec", cid, "python3", "-c", _ORPHANS]
+    r = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    name, _, n = r.stdout.strip().rpartition(" ")
+    if r.returncode != 0 or not n.isdigit():
+        raise RuntimeError(f"cannot count zombies in {cid}: {r.stderr[-300:]}")
+    return name, int(n)
+
+
 def inspect(engine: str, cid: str, fmt: str) -> str:
     r = subprocess.run([engine, "inspect", "-f", fmt, cid], capture_output=True, text=True)
     return r.stdout.strip()
@@ -161,6 +187,14 @@ def learner_flow(api: Api, admin: tuple[str, str], state: dict[str, Any]) -> str
         f"#{good} {v_good} in {t_good:.1f}s, #{bad} {v_bad} in {t_bad:.1f}s (from submit); "
         f"leaderboard rank {board[0]['rank']} = smoke; admin {admin[0]!r} logs in, is_admin"
     )
+
+
+def reaped(engine: str, project: str) -> str:
+    """After the gradings so far: the worker's PID 1 is an init and has reaped every orphan."""
+    name, n = pid1_and_orphans(engine, containers(engine, project)["worker-cpu"])
+    if n:
+        raise RuntimeError(f"{n} zombies left to PID 1 ({name}) in worker-cpu")
+    return f"worker-cpu's PID 1 is {name}; no zombie left to it by the gradings"
 
 
 def _restart_one(rec: Any, engine: str, compose: list[str], env: dict[str, str], svc: str) -> str:

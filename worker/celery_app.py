@@ -14,12 +14,19 @@ from celery import Celery
 from app.core.config import Settings, get_settings
 
 TASK_NAME = "kerneldojo.grade"
+# Message priorities on Redis (0 first): Run and Submit before Profile and Sanitize on one GPU's
+# queue. Kombu keeps one Redis list per step and reads them in order. The embedded filesystem
+# broker has no priorities: there jobs run in the order they came.
+PRIORITY_GRADING = 0
+PRIORITY_TOOLS = 6
 
 
 def make_celery(settings: Settings) -> Celery:
     opts: dict[str, Any] = {}
     if settings.REDIS_URL:
         opts["visibility_timeout"] = settings.BROKER_VISIBILITY_TIMEOUT_S
+        opts["priority_steps"] = [PRIORITY_GRADING, 3, PRIORITY_TOOLS, 9]
+        opts["queue_order_strategy"] = "priority"
         if settings.REDIS_PREFIX:
             opts["global_keyprefix"] = settings.REDIS_PREFIX
     else:

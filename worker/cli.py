@@ -39,7 +39,7 @@ def _progress_printer(enabled: bool) -> Any:
         stage = event["stage"]
         t = f"[dim]{time.monotonic() - start:6.1f}s[/]"
         detail = f" ({event['detail']})" if event.get("detail") else ""
-        if stage in ("testing", "benchmarking"):
+        if stage in ("testing", "benchmarking") and "index" in event:
             err.print(f"{t} {stage} {event['index']}/{event['total']}: {event['name']}{detail}")
         elif stage != "done":
             err.print(f"{t} {stage}{detail}")
@@ -92,6 +92,7 @@ def render(result: GradeResult) -> None:
         out.print(f"score (geometric mean): {result.score_ms:.4f} ms")
 
 
+MODES = ("submit", "run", "profile", "sanitize")
 _NAMES = " or ".join(languages.names())
 _SUFFIXES = " or ".join(f"{lang.suffix} ({lang.label})" for lang in languages.all())
 
@@ -122,9 +123,19 @@ def grade(
     ] = None,
     device: Annotated[str, typer.Option(help="auto, cuda or cpu")] = "auto",
     mode: Annotated[
-        str, typer.Option(help="submit (tests + benchmark) or run (tests only)")
+        str,
+        typer.Option(
+            help="submit (tests + benchmark), run (tests only), profile (one run under Nsight "
+            "Compute) or sanitize (tests, then a case under compute-sanitizer)"
+        ),
     ] = "submit",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object")] = False,
+    report_dir: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where --mode profile keeps the .ncu-rep (default: KERNELDOJO_PROFILE_DIR)"
+        ),
+    ] = None,
 ) -> None:
     """Grade one submission and print the verdict."""
     from worker.grading import grader, problems
@@ -132,9 +143,10 @@ def grade(
     logging.basicConfig(level=logging.WARNING)
     name = language or infer_language(source)
     lang = languages.get(name) if name else None
-    if lang is None or device not in ("auto", "cuda", "cpu") or mode not in ("submit", "run"):
+    if lang is None or device not in ("auto", "cuda", "cpu") or mode not in MODES:
         err.print(
-            f"[red]cannot grade:[/] language must be {_NAMES} (got {name!r}), device auto|cuda|cpu, mode submit|run"
+            f"[red]cannot grade:[/] language must be {_NAMES} (got {name!r}), device "
+            f"auto|cuda|cpu, mode {'|'.join(MODES)}"
         )
         raise typer.Exit(2)
     try:
@@ -146,6 +158,7 @@ def grade(
             device=device,
             mode=mode,
             on_progress=_progress_printer(not as_json),
+            report_dir=report_dir.resolve() if report_dir else None,
         )
     except (ProblemError, RuntimeError, OSError) as e:
         err.print(f"[red]cannot grade:[/] {e}")
@@ -153,7 +166,14 @@ def grade(
     if as_json:
         sys.stdout.write(json.dumps(result.to_dict()) + "\n")
     else:
+        from worker.cli_profile import render_tools
+
         render(result)
+        if mode == "profile" and report_dir is None:
+            from worker.grading.profile import tools
+
+            report_dir = tools.report_dir()
+        render_tools(result.to_dict(), report_dir)
 
 
 @problems_app.command("list")
@@ -185,10 +205,16 @@ def check(
     device: Annotated[str, typer.Option(help="auto, cuda or cpu")] = "auto",
     mode: Annotated[str, typer.Option(help="run (tests only) or submit (with benchmarks)")] = "run",
     as_json: Annotated[bool, typer.Option("--json", help="Print results as JSON lines")] = False,
+    jobs: Annotated[
+        int, typer.Option(help="Processes checking problems side by side (0: one per CPU core)")
+    ] = 1,
+    shard: Annotated[bool, typer.Option(hidden=True, help="JSON rows only, for --jobs")] = False,
 ) -> None:
     """Validate every problem folder and grade every sample solution against its declared verdict."""
+    import os
+
+    from worker import problem_check
     from worker.grading import grader, problems
-    from worker.grading.runner_client import RunnerPool
 
     logging.basicConfig(level=logging.WARNING)
     report = problems.load_all()
@@ -199,77 +225,46 @@ def check(
         missing = set(slugs) - {p.slug for p in chosen}
         err.print(f"[red]unknown problems:[/] {', '.join(sorted(missing))}")
         raise typer.Exit(2)
+    jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+    if jobs > 1 and len(chosen) > 1 and not shard and grader.resolve_device(device) != "cuda":
+        rows = problem_check.rows_in_parallel(chosen, device, mode, jobs)
+    else:  # one GPU is not shared: its samples are graded one at a time
+        rows = problem_check.rows(chosen, device, mode)
     t = Table(title="Sample solutions")
     for col in ("problem", "sample", "expected", "got", "ok", "seconds", "details"):
         t.add_column(col)
     bad = len(report.errors)
-    pool = RunnerPool(grader.resolve_device(device))
-    for p in chosen:
-        try:
-            problems.load_reference(p)
-        except ProblemError as e:
-            err.print(f"[red]invalid problem folder:[/] {e}")
+    for row in rows:
+        if shard or as_json:
+            sys.stdout.write(json.dumps(row) + "\n")
+            sys.stdout.flush()
+        if "invalid" in row:
             bad += 1
+            if not shard:
+                err.print(f"[red]invalid problem folder:[/] {row['invalid']}", markup=False)
             continue
-        for s in p.samples:
-            t0 = time.monotonic()
-            res = grader.grade(
-                p,
-                s.path.read_text(encoding="utf-8"),
-                s.language,
-                device=device,
-                mode=mode,
-                pool=pool,
+        bad += not row["ok"]
+        if shard:
+            continue
+        got = row["result"]["verdict"]
+        t.add_row(
+            row["problem"],
+            f"{row['folder']}/{row['sample']}",
+            row["expected"],
+            got,
+            "[green]yes[/]" if row["ok"] else "[red]NO[/]",
+            f"{row['seconds']:.1f}",
+            Text(row["detail"]),  # not markup: "c[n]" would vanish as a tag
+        )
+        if not as_json:
+            err.print(
+                f"{row['problem']}/{row['sample']}: {got} "
+                f"({'ok' if row['ok'] else 'MISMATCH'}, {row['seconds']:.1f}s)"
+                + (f": {row['detail']}" if row["detail"] else ""),
+                markup=False,
             )
-            dt = time.monotonic() - t0
-            expected = s.expected
-            detail = ""
-            if res.verdict == Verdict.NOT_RUN and not languages.require(s.language).runs_on_cpu:
-                # Without a GPU a CUDA sample is only compiled: a compile_error must still fail to
-                # compile. Its declared message is checked where it runs (scripts/gpu_check.py).
-                ok = expected != Verdict.COMPILE_ERROR
-            elif res.verdict != expected:
-                ok = False
-            elif not s.message_ok(res.message):
-                ok = False
-                detail = f"message lacks {s.expected_message!r}; got: "
-            else:
-                ok = True
-            bad += not ok
-            if not ok:
-                detail = (detail + (res.message or ""))[:300]
-            if as_json:
-                sys.stdout.write(
-                    json.dumps(
-                        {
-                            "problem": p.slug,
-                            "sample": s.path.name,
-                            "expected": str(expected),
-                            "expected_message": s.expected_message,
-                            "result": res.to_dict(),
-                            "ok": ok,
-                            "seconds": round(dt, 2),
-                        }
-                    )
-                    + "\n"
-                )
-                sys.stdout.flush()
-            t.add_row(
-                p.slug,
-                f"{s.path.parent.name}/{s.path.name}",
-                str(expected),
-                str(res.verdict),
-                "[green]yes[/]" if ok else "[red]NO[/]",
-                f"{dt:.1f}",
-                Text(detail),  # not markup: "c[n]" would vanish as a tag
-            )
-            if not as_json:
-                err.print(
-                    f"{p.slug}/{s.path.name}: {res.verdict} ({'ok' if ok else 'MISMATCH'}, {dt:.1f}s)"
-                    + (f": {detail}" if detail else ""),
-                    markup=False,
-                )
-    pool.close()
+    if shard:
+        return
     (err if as_json else out).print(t)
     if bad:
         err.print(f"[red]{bad} problem(s) found[/]")

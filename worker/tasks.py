@@ -12,6 +12,7 @@ import os
 import threading
 import time
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from celery import Task
@@ -23,7 +24,7 @@ from app import submissions
 from app.core.config import get_settings
 from app.core.db import make_engine
 from app.models import Submission
-from worker.celery_app import TASK_NAME, celery
+from worker.celery_app import PRIORITY_GRADING, PRIORITY_TOOLS, TASK_NAME, celery
 
 log = logging.getLogger(__name__)
 PROGRESS_RETRY_S = (0.05, 0.2)
@@ -40,7 +41,19 @@ def engine() -> Engine:
 
 
 def enqueue(sub_id: int, gpu_kind: str) -> None:
-    celery.send_task(TASK_NAME, args=[sub_id], queue=gpu_kind)
+    celery.send_task(TASK_NAME, args=[sub_id], queue=gpu_kind, priority=_priority(sub_id))
+
+
+def _priority(sub_id: int) -> int:
+    """Profile and sanitize jobs after Run and Submit on the same queue (celery_app.py)."""
+    try:
+        with Session(engine()) as s:
+            sub = s.get(Submission, sub_id)
+            mode = sub.mode if sub is not None else ""
+    except Exception:  # the queue must not wait on the database: the usual priority then
+        log.warning("submission %s: mode not read; queued at the usual priority", sub_id)
+        return PRIORITY_GRADING
+    return PRIORITY_TOOLS if mode in ("profile", "sanitize") else PRIORITY_GRADING
 
 
 @celery.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
@@ -183,6 +196,7 @@ def _grade(
                 mode=mode,
                 on_progress=on_progress,
                 pool=pool,
+                report_dir=profile_dir(),
             )
         return dict(result.to_dict())
     except Exception as e:  # the judge core failed, not the submission: say so, keep serving
@@ -200,6 +214,11 @@ def _grade(
             "benchmark": [],
             "score_ms": None,
         }
+
+
+def profile_dir() -> Path:
+    """Where profile reports are kept: the data folder, which the web app reads them from."""
+    return (get_settings().DATA_DIR / "profiles").resolve()
 
 
 def _progress(eng: Engine, sub_id: int, attempt: int, event: dict[str, Any]) -> None:

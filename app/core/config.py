@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from worker.grading.device import gpu_kind
+from worker.grading.limits import MAX_SOURCE_BYTES as JUDGE_MAX_SOURCE_BYTES
 
 DEFAULT_SECRET = "change-me-in-production"
 
@@ -34,7 +35,8 @@ class Settings(BaseSettings):
     # GPU kinds offered to learners (each is a Celery queue). The first is the default;
     # empty means "this host's kind" (KERNELDOJO_GPU_KIND or the GPU detected, else cpu).
     GPU_KINDS: list[str] = Field(default_factory=list)
-    MAX_SOURCE_BYTES: int = 64 * 1024
+    # At most the judge's limit (worker/grading/limits.py), which is the default.
+    MAX_SOURCE_BYTES: int = JUDGE_MAX_SOURCE_BYTES
     # Largest request body read at all (app/core/bodylimit.py); 0: 4 x MAX_SOURCE_BYTES + 16 KiB,
     # room for a source in JSON (escapes) with its other fields. Set the proxy's limit likewise.
     MAX_BODY_BYTES: int = 0
@@ -54,7 +56,7 @@ class Settings(BaseSettings):
     # The web app's PostgreSQL connections, per web process. Sync routes run in a pool of 40
     # threads (anyio's default) and each holds a connection until its response is sent: with
     # SQLAlchemy's default 5 (+10 overflow, opened and closed per request) 200 browsing
-    # learners mostly waited on the pool (benchmarks/web-load-2026-11-23.md). Keep
+    # learners mostly waited on the pool (benchmarks/results/web-load-2026-11-23.md). Keep
     # (DB_POOL_SIZE + DB_MAX_OVERFLOW) x web processes + workers below max_connections (100).
     DB_POOL_SIZE: int = 10
     DB_MAX_OVERFLOW: int = 20
@@ -72,6 +74,11 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Settings:
+        if not 0 < self.MAX_SOURCE_BYTES <= JUDGE_MAX_SOURCE_BYTES:
+            raise ValueError(
+                f"MAX_SOURCE_BYTES must be between 1 and the judge's {JUDGE_MAX_SOURCE_BYTES} "
+                f"bytes (worker/grading/limits.py), not {self.MAX_SOURCE_BYTES}"
+            )
         if self.ENVIRONMENT != "development" and self.SECRET_KEY == DEFAULT_SECRET:
             raise ValueError("SECRET_KEY must be set to a random value outside development")
         if self.ENVIRONMENT == "production" and len(self.SECRET_KEY) < 32:

@@ -6,7 +6,7 @@ core, across every web process: file locks), at the lowest CPU priority, so page
 and at most ``queue`` more wait per process; an attempt beyond that is
 refused at once (``PoolBusy``, answered 429) instead of queueing: under a flood from many
 addresses, which the per-address throttle cannot stop, log-ins slow down and browsing does
-not (benchmarks/web-load-2026-11-26.md).
+not (benchmarks/results/web-load-2026-11-26.md).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from app.core import security
 
 # Hashing threads run at the lowest priority (weight 15 against a page's 1024): a hash takes
 # the CPU that pages leave unused, on every core, and pages keep their latency; measured in
-# benchmarks/web-load-2026-11-26.md (at nice 10 with half the cores, browsing p99 was 215 ms
+# benchmarks/results/web-load-2026-11-26.md (at nice 10 with half the cores, browsing p99 was 215 ms
 # under the flood, and a class logging in at once was refused more often).
 HASH_NICE = 19
 

@@ -14,6 +14,7 @@ from app import sessions
 from app.core.security import csrf_matches
 from app.deps import SessionDep, csrf_token
 from app.models import User
+from app.profile_view import short_name
 from worker.grading import languages
 from worker.grading.verdicts import Verdict
 
@@ -49,9 +50,13 @@ def editor_mode(name: str) -> str:
 
 
 templates.env.filters["verdict_label"] = verdict_label
+# The labels the browser shows (static/src/progress.js reads them from base.html): defined once,
+# in worker/grading/verdicts.py.
+templates.env.globals["verdict_labels"] = {v.value: v.label for v in Verdict}
 templates.env.filters["language_label"] = language_label
 templates.env.filters["editor_mode"] = editor_mode
 templates.env.filters["ms"] = fmt_ms
+templates.env.filters["kernel_name"] = short_name  # a kernel's name without its arguments
 templates.env.filters["dt"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else ""
 
 

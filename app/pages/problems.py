@@ -118,4 +118,6 @@ def problem_page(
         judged=n,
         data_json=json.dumps(data).replace("</", "<\\/"),
         gpu_kinds=settings.gpu_kinds,
+        # Profile: Nsight Compute on a GPU worker (worker/grading/profile/); none on the CPU.
+        profiling=any(k != "cpu" for k in settings.gpu_kinds),
     )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, Request
-from fastapi.responses import Response
+from fastapi.responses import FileResponse, Response
 
-from app import capabilities, charts, stats, submissions, visibility
-from app.deps import RegistryDep, SessionDep
+from app import capabilities, charts, profile_view, stats, submissions, visibility
+from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Status, Submission, User
 from app.pages.common import PageUser, render
 from worker.grading import languages
@@ -16,7 +16,12 @@ router = APIRouter(include_in_schema=False)
 
 @router.get("/submissions/{sub_id}")
 def submission_page(
-    sub_id: int, request: Request, user: PageUser, session: SessionDep, registry: RegistryDep
+    sub_id: int,
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    registry: RegistryDep,
+    settings: SettingsDep,
 ) -> Response:
     sub = session.get(Submission, sub_id)
     if sub is None:
@@ -70,4 +75,24 @@ def submission_page(
         rank=rank,
         board_size=len(board),
         passed=sum(1 for c in result.get("cases", []) if c.get("passed")),
+        **profile_view.context(result, settings.DATA_DIR),
+    )
+
+
+@router.get("/submissions/{sub_id}/profile.ncu-rep")
+def profile_report(
+    sub_id: int, user: PageUser, session: SessionDep, settings: SettingsDep
+) -> Response:
+    """The raw Nsight Compute report of a profile, for whoever may see the submission's code."""
+    sub = session.get(Submission, sub_id)
+    if sub is None or not visibility.may_see_code(session, user, sub):
+        raise HTTPException(404, f"There is no profile report for submission #{sub_id}.")
+    profile = (sub.result or {}).get("profile") or {}
+    path = profile_view.report_path(settings.DATA_DIR, profile.get("report_file"))
+    if path is None:
+        raise HTTPException(404, f"There is no profile report for submission #{sub_id}.")
+    return FileResponse(
+        path,
+        media_type="application/octet-stream",
+        filename=f"submission-{sub_id}-{sub.problem}.ncu-rep",
     )

@@ -99,7 +99,9 @@ class Entry:
     base: str | None = None  # an honest sample (repo path) this file is prepended to
     message: str = ""  # text the result's message must contain
     static_policy: bool = True  # False: graded past policy.py, to test the defence behind it
+    lang: str | None = None  # the language where the suffix does not tell it (Pallas' .py)
     hole: Callable[[str], str | None] | None = None
+    mode: str = "submit"  # "profile": graded as a Profile (worker/grading/profile/)
 
     @property
     def threat(self) -> str:
@@ -107,6 +109,8 @@ class Entry:
 
     @property
     def language(self) -> str:
+        if self.lang is not None:
+            return self.lang
         return "cuda" if self.path.endswith(".cu") else "triton"
 
     def source(self) -> str:
@@ -477,6 +481,16 @@ CATALOG: list[Entry] = [
     ),
     E("resources/busy_loop.cu", "vector-add", None, "time_limit_exceeded", "GPU infinite loop"),
     E(
+        "resources/hang_under_profiler.cu",
+        "vector-add",
+        "not_run",
+        "time_limit_exceeded",
+        "a kernel that never ends in the call Nsight Compute profiles: the profile's budget",
+        limits={"total_s": 20.0},
+        mode="profile",
+        checks=("no_leftover",),
+    ),
+    E(
         "resources/daemon.py",
         "vector-add",
         "accepted",
@@ -593,6 +607,17 @@ CATALOG: list[Entry] = [
         static_policy=False,
     ),
     E(
+        "escape/profile_report_link.py",
+        "vector-add",
+        "not_run",
+        "accepted",
+        "a symlink to a host file where ncu writes the profile's report",
+        base="problems/vector-add/solutions/accepted/triton_fast.py",
+        checks=("no_host_report",),
+        static_policy=False,
+        mode="profile",
+    ),
+    E(
         "escape/read_host_secrets.py",
         "vector-add",
         "accepted_truthful",
@@ -699,6 +724,162 @@ CATALOG: list[Entry] = [
         "wrong_answer",
         "thread 0 writes c[-1]",
         message="c: wrote before the start, at c[-1]",
+    ),
+    # JAX Pallas (only pallas_call kernels compute: languages/pallas_rules.py) ------------------
+    E(
+        "replay/pallas_call_count.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "skips the kernel from solve's second call of a size: solve is traced once per size "
+        "under the judge's jit, and that trace is what is checked and compiled",
+        cases=("n = 1025", "n = 1025", "n = 3"),
+        lang="pallas",
+    ),
+    E(
+        "shortcuts/pallas_operator.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "a + b on the input arrays, no kernel: the traced program's check",
+        cases=("n = 3",),
+        lang="pallas",
+        message="`add` computes on your data outside a Pallas kernel",
+    ),
+    E(
+        "shortcuts/pallas_half_kernel.py",
+        "reduction",
+        "rejected",
+        "rejected",
+        "partial sums in a kernel, partials.sum() (a method) outside one",
+        cases=("n = 1025, mixed signs",),
+        lang="pallas",
+        message="`reduce_sum` computes on your data",
+    ),
+    E(
+        "shortcuts/pallas_host_callback.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "NumPy in a jax.pure_callback, the kernel only copying: refused past the static policy",
+        cases=("n = 3",),
+        static_policy=False,
+        lang="pallas",
+        message="runs host code on every call",
+    ),
+    E(
+        "shortcuts/pallas_own_interpret.py",
+        "vector-add",
+        "accepted",
+        "rejected",
+        "Pallas' private pallas_call with interpret=True: the judge's mode on the CPU, XLA "
+        "instead of a compiled kernel on a GPU",
+        cases=("n = 3",),
+        static_policy=False,
+        lang="pallas",
+    ),
+    # PyTorch (framework track) and Numba (kernel track; the simulator on the CPU) ------------
+    E(
+        "replay/pytorch_pointer_cache.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "c replayed when a, b and c come at the same addresses again (the benchmark reuses its "
+        "buffers; fresh inputs in them)",
+        cases=("n = 1025", "n = 1025", "n = 1025"),
+        lang="pytorch",
+    ),
+    E(
+        "replay/numba_shape_cache.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "a device copy of c per n, replayed on the next call of the same size",
+        cases=("n = 1025", "n = 1025"),
+        lang="numba",
+    ),
+    E(
+        "deferred/pytorch_side_stream.py",
+        "vector-add",
+        "accepted",
+        "rejected",
+        "torch.add on a side stream never joined: it runs before the referee's gate opens and "
+        "the speed-of-light bound rejects the time",
+        lang="pytorch",
+    ),
+    E(
+        "deferred/numba_side_stream.py",
+        "vector-add",
+        "accepted",
+        "truthful",
+        "kernel launched on a cuda.stream() of its own, never synchronised: timed with the "
+        "work, or rejected by the speed-of-light bound",
+        lang="numba",
+    ),
+    E(
+        "peeking/pytorch_reference.py",
+        "vector-add",
+        "accepted_truthful",
+        "accepted_truthful",
+        "import reference, or the judge's problems.resolve from inside the runner: the "
+        "problems folder is not in the sandbox",
+        static_policy=False,
+        lang="pytorch",
+    ),
+    E(
+        "tampering/pytorch_zero_input.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "c = a, then b := 0 so the buffers agree after the call",
+        lang="pytorch",
+    ),
+    E(
+        "detection/pytorch_call_count.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "honest for 3 calls, then c = a",
+        cases=("n = 1", "n = 3", "n = 127", "n = 1024", "n = 1025"),
+        lang="pytorch",
+    ),
+    E(
+        "shortcuts/numba_torch_add.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "torch.add on torch.as_tensor views of the Numba arrays: the library rule (kernel track)",
+        cases=("n = 3",),
+        lang="numba",
+    ),
+    E(
+        "resources/numba_spin_kernel.py",
+        "vector-add",
+        "time_limit_exceeded",
+        "time_limit_exceeded",
+        "a kernel loop that never ends",
+        cases=("n = 3",),
+        limits={"call_s": 3.0},
+        lang="numba",
+    ),
+    E(
+        "faults/numba_wild_store.py",
+        "vector-add",
+        "runtime_error",
+        "runtime_error",
+        "a store 2^40 elements past c: illegal address on a GPU, IndexError in the simulator",
+        cases=("n = 3",),
+        lang="numba",
+    ),
+    E(
+        "careless/numba_oob_after.py",
+        "vector-add",
+        "runtime_error",
+        "wrong_answer",
+        "no bounds check: the last block stores past the end of c (the guard band on a GPU; an "
+        "IndexError on the simulator's NumPy view)",
+        cases=("n = 3", "n = 1025"),
+        lang="numba",
     ),
 ]
 
@@ -810,6 +991,21 @@ def _canary_intact() -> str | None:
     return None
 
 
+def _kept_report_issues(result: dict[str, Any]) -> list[str]:
+    """A profile's kept report must be ncu's, never a host file the submission linked to."""
+    from worker.grading.profile import tools
+
+    name = (result.get("profile") or {}).get("report_file")
+    if not name:
+        return []
+    data = (tools.report_dir() / name).read_bytes()[: 1 << 16]
+    for host in ("/etc/passwd", "/etc/shadow"):
+        with contextlib.suppress(OSError):
+            if data.startswith(Path(host).read_bytes()[:64]):
+                return [f"the kept report {name} is a copy of {host}"]
+    return []
+
+
 def run_checks(entry: Entry, result: dict[str, Any], ctx: Context) -> list[str]:
     """Problems found on the host after grading ``entry`` (empty: all good). Cleans up."""
     problems_found: list[str] = []
@@ -839,6 +1035,8 @@ def run_checks(entry: Entry, result: dict[str, Any], ctx: Context) -> list[str]:
                 for pid in pids:  # clean up what we found (our own test's processes)
                     with contextlib.suppress(OSError):
                         os.kill(pid, signal.SIGKILL)
+        elif check == "no_host_report":
+            problems_found += _kept_report_issues(result)
         elif check == "no_escape_marker":
             found = _escape_markers()
             if found:
@@ -953,9 +1151,10 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
         source,
         entry.language,
         device=device,
-        mode="submit",
+        mode=entry.mode,
         pool=_pool(device),
         static_policy=entry.static_policy,
+        sanitize=False,  # the verdict is what is checked; a sanitizer run would only cost time
     ).to_dict()
     seconds = time.monotonic() - t0
     if _POOL is not None:

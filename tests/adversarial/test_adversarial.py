@@ -186,13 +186,19 @@ def test_catalog_lists_every_submission_once() -> None:
 def test_the_static_policy_refuses_what_is_graded_past_it() -> None:
     """Entries graded with ``static_policy=False`` test the sandbox or the referee behind
     policy.py, whose check refuses each of their sources first; an entry graded with the policy
-    on that it refuses must expect ``rejected`` wherever it is graded."""
-    from worker.grading import policy
+    on that it refuses must expect ``rejected`` wherever it is graded. Each Python language is
+    checked as the referee checks it: with the problem's library rule where its track has one
+    (not PyTorch's, whose track is the framework one)."""
+    from worker.grading import languages, policy, problems
+    from worker.grading.languages import pallas_rules
 
     for e in catalog.CATALOG:
-        if e.language != "triton":
+        if e.language == "cuda":
             continue
-        refused = policy.check_python(e.source())
+        rule = languages.require(e.language).library_rule(problems.resolve(e.problem))
+        refused: object = policy.check_python(e.source(), forbid_library_compute=rule)
+        if refused is None and e.language == "pallas":  # Pallas' own rule, after the shared one
+            refused = pallas_rules.check_source(e.source())
         if not e.static_policy:
             assert refused is not None, f"{e.path}: the policy lets it through; grade it with it on"
         elif refused is not None:

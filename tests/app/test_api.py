@@ -332,7 +332,16 @@ def test_languages_come_from_the_registry(
     client: TestClient, queue: Queue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     body = client.get("/api/v1/languages").json()
-    assert [lang["name"] for lang in body] == ["triton", "cuda", "pytorch", "numba"]
+    assert [lang["name"] for lang in body] == ["triton", "cuda", "pytorch", "numba", "pallas"]
+    assert body[4] == {
+        "name": "pallas",
+        "label": "Pallas",
+        "menu_label": "JAX Pallas (Python)",
+        "suffix": ".py",
+        "editor_mode": "python",
+        "track": "kernel",
+        "runs_on_cpu": True,
+    }
     assert body[1] == {
         "name": "cuda",
         "label": "CUDA",
@@ -348,14 +357,17 @@ def test_languages_come_from_the_registry(
         "cuda",
         "pytorch",
         "numba",
+        "pallas",
         "fakelang",
     ]
     detail = client.get("/api/v1/problems/toy-add").json()
     assert detail["signatures"]["fakelang"] == "fake solve(a b c n)"
+    assert detail["signatures"]["pallas"] == "def solve(a, b, c, n):"
+    assert "pl.pallas_call(" in detail["starters"]["pallas"]
     assert detail["starters"]["fakelang"] == "# fake starter\n"
     assert detail["signatures"]["cuda"].startswith('extern "C" void solve(const float* a')
     csrf = signup(client)
     r = _submit(client, csrf, language="fakelang")
     assert r.status_code == 201, r.text  # type: ignore[attr-defined]
     r = _submit(client, csrf, language="cobol")
-    assert "use one of triton, cuda, pytorch, numba, fakelang" in r.json()["detail"]  # type: ignore[attr-defined]
+    assert "use one of triton, cuda, pytorch, numba, pallas, fakelang" in r.json()["detail"]  # type: ignore[attr-defined]

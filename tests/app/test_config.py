@@ -43,3 +43,12 @@ def test_default_secret_refused_in_production() -> None:
 )
 def test_gpu_kind_from_name(name: str, kind: str) -> None:
     assert kind_from_name(name) == kind
+
+
+def test_the_source_limit_defaults_to_the_judges_and_cannot_exceed_it() -> None:
+    from worker.grading.limits import MAX_SOURCE_BYTES
+
+    assert Settings().MAX_SOURCE_BYTES == MAX_SOURCE_BYTES
+    assert Settings(MAX_SOURCE_BYTES=1000).MAX_SOURCE_BYTES == 1000  # a server may lower it
+    with pytest.raises(ValueError, match="MAX_SOURCE_BYTES must be between 1 and the judge's"):
+        Settings(MAX_SOURCE_BYTES=MAX_SOURCE_BYTES + 1)

@@ -44,3 +44,20 @@ def test_start_here_is_the_first_problem_of_the_learning_path() -> None:
     start = first_problem(catalog)
     assert start is not None and start.slug == "vector-add"
     assert start.track == "foundations" and not start.prerequisites
+
+
+def test_every_page_carries_the_verdict_labels_of_the_judge(client: TestClient) -> None:
+    """One definition of the labels (worker/grading/verdicts.py): the browser reads them from
+    the page, the `kerneldojo submit` client from the same module."""
+    import json
+    import re
+
+    from app import submit_client
+    from worker.grading.verdicts import Verdict
+
+    html = client.get("/").text
+    m = re.search(r'<script type="application/json" id="kd-verdict-labels">(.*?)</script>', html)
+    assert m, "base.html lost the labels"
+    assert json.loads(m.group(1)) == {v.value: v.label for v in Verdict}
+    assert submit_client._label("time_limit_exceeded") == "Time Limit Exceeded"
+    assert submit_client._label("something_new") == "something_new"

@@ -56,6 +56,21 @@ def test_solving_moves_the_next_step_and_prerequisites_say_what_waits(
     assert everything.next_step is None and everything.solved == everything.total
 
 
+def test_the_llm_track_follows_the_others_in_order(real: list[problems.Problem]) -> None:
+    path = curriculum.build(real, set())
+    keys = [t.key for t in path.tracks]
+    assert keys.index("llm-kernels") == keys.index("parallel-patterns") + 1
+    llm = path.tracks[keys.index("llm-kernels")]
+    assert llm.label == "LLM kernels" and "language model" in llm.blurb
+    slugs = [s.problem.slug for s in llm.steps]
+    share = ["layernorm", "rmsnorm-residual", "swiglu", "rope"]
+    assert [s for s in slugs if s in share] == share  # orders 20 to 23, in that order
+    steps = {s.problem.slug: s for s in llm.steps}
+    assert {p.slug for p in steps["rmsnorm-residual"].prerequisites} == {"layernorm"}
+    assert steps["swiglu"].missing_slugs == {"gelu"}  # a prerequisite from another track
+    assert all(p.track == "llm-kernels" for p in (s.problem for s in llm.steps))
+
+
 def test_problems_without_a_track_come_last(real: list[problems.Problem]) -> None:
     toy = load_problem(FIXTURE_PROBLEMS / "toy-add")
     assert toy.track is None
@@ -77,7 +92,14 @@ def test_learn_page_for_a_visitor_and_a_learner(repo_client: TestClient, engine:
     assert page.status_code == 200
     html = page.text
     assert "Start here" in html and 'href="/problems/vector-add"' in html
-    assert html.index(">Foundations<") < html.index(">Parallel patterns<")
+    assert (
+        html.index(">Foundations<")
+        < html.index(">Parallel patterns<")
+        < html.index(">LLM kernels<")
+    )
+    llm = html[html.index('id="track-llm-kernels"') :]
+    assert 'class="learn-track-blurb muted small">The kernels inside a large language model' in llm
+    assert llm.index('data-slug="layernorm"') < llm.index('data-slug="rope"')
     assert "sign up</a> to see your progress" in html
 
     signup(repo_client, "lea")

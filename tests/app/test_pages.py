@@ -122,8 +122,9 @@ def test_the_editor_reads_the_languages_the_page_embeds(
         ("cuda", "CUDA C++", "cpp"),
         ("pytorch", "PyTorch (framework track)", "python"),
         ("numba", "Numba CUDA (Python)", "python"),
+        ("pallas", "JAX Pallas (Python)", "python"),
     ]
-    assert set(data["starters"]) == {"triton", "cuda", "pytorch", "numba"}
+    assert set(data["starters"]) == {"triton", "cuda", "pytorch", "numba", "pallas"}
     fake_language.register(monkeypatch)  # one more language in the registry: the page follows
     html = client.get("/problems/toy-add").text
     data = _page_data(html)
@@ -132,6 +133,7 @@ def test_the_editor_reads_the_languages_the_page_embeds(
         "cuda",
         "pytorch",
         "numba",
+        "pallas",
         "fakelang",
     ]
     assert data["starters"]["fakelang"] == "# fake starter\n"

@@ -46,7 +46,9 @@ def test_ctrl_c_with_a_stream_open_is_quiet(tmp_path: Path) -> None:
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
-        while "ready." not in log.read_text():  # the web app and the embedded worker are up
+        # The embedded worker ("ready.") and the web app (uvicorn listening) are up; either
+        # may come first.
+        while not all(m in log.read_text() for m in ("ready.", "Uvicorn running on")):
             assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.3)
         engine = create_engine(f"sqlite:///{tmp_path / 'kerneldojo.db'}")

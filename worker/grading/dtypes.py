@@ -5,7 +5,8 @@ its CUDA C type (signatures and starters), whether it is an integer type (checke
 value an output is filled with before every call so that an element the submission never
 wrote cannot pass for a right answer.
 
-Poison: floating outputs are filled with NaN, which no finite expected value equals. Integer
+Poison: floating outputs are filled with NaN, which no finite expected value equals (for fp8
+E4M3 that is the byte 0x7F). Integer
 outputs cannot hold NaN, so every byte is set to ``0x7F``: 127 for 8-bit types, 2139062143
 (``0x7F7F7F7F``) for 32-bit ones, 9187201950435737471 for int64. Those are large positive
 values that counts, indices, scans and sums of the curriculum's inputs do not reach, and the
@@ -48,6 +49,8 @@ DTYPES: dict[str, DType] = {
         DType("float32", "float", 4, integer=False),
         DType("float16", "half", 2, integer=False),
         DType("bfloat16", "__nv_bfloat16", 2, integer=False),
+        # OCP fp8 E4M3 ("fn": finite, no infinity; NaN is S.1111.111, so 0x7F poison is NaN too)
+        DType("float8_e4m3fn", "__nv_fp8_e4m3", 1, integer=False),
         DType("int8", "signed char", 1, integer=True),
         DType("uint8", "unsigned char", 1, integer=True, signed=False),
         DType("int32", "int", 4, integer=True),

@@ -79,6 +79,8 @@ from triton.runtime.errors import OutOfResources
 from triton.runtime.interpreter import InterpretedFunction
 from triton.runtime.jit import JITFunction
 
+from worker.grading import interpreter_bf16
+
 log = logging.getLogger(__name__)
 
 # The judge's GPU, an H100 SXM 80GB, as Triton's driver and torch reported it on one (Triton 3.6,
@@ -163,6 +165,10 @@ def install() -> None:
     _state.installed = True
     _state.pristine = _snapshot()  # before anything is interpreted (see _jit_world)
     triton.runtime.driver.set_active(InterpreterDriver())
+    if not interpreter_bf16.install():  # bf16 dots and casts as on the GPU (interpreter_bf16.py)
+        _warn(
+            "bfloat16 tl.dot and casts are not fixed in this Triton's interpreter: bf16 results may be wrong"
+        )
     if not torch.cuda.is_available():
         props = CudaProperties()
         torch.cuda.get_device_properties = lambda device=None: props  # type: ignore[assignment,return-value]

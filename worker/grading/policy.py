@@ -101,7 +101,7 @@ DENIED_PATHS = _reasons(
         "torch.load torch.save torch.serialization logging.FileHandler": _FILES,
         "torch.hub": "it downloads and runs code",
         "torch.package": _LOADER,
-        "torch.compile torch.compiler torch.jit torch.fx torch.export": _COMPILE,
+        "torch.jit torch.fx torch.export": _COMPILE,
         "torch.multiprocessing": _CONCURRENT,
         "torch.distributed logging.config logging.handlers": _NETWORK,
         "triton.runtime.build triton.backends": "it compiles and loads host C code",
@@ -110,6 +110,9 @@ DENIED_PATHS = _reasons(
         "operator.attrgetter operator.methodcaller string.Formatter torch.get_device_module": _BY_NAME,
     }
 )
+# Refused with the library rule only: on the framework track (PyTorch) torch.compile is the
+# learner's to use, its kernels being the libraries' as every other torch op there is.
+_LIBRARY_PATHS = ("torch.compile", "torch.compiler")
 _HOST = "it lets the host read or compute on tensor data: compute in your kernel instead"
 _HOST_PATHS = frozenset({"torch.from_numpy", "torch.frombuffer"})
 _HOST_ATTRS = frozenset({"numpy", "tolist", "storage", "untyped_storage", "_typed_storage"})
@@ -132,6 +135,11 @@ _DTYPE = re.compile(
     r"(b?float|u?int|complex|qu?int)\d*(_?[a-z0-9]+)?|half|double|long|short|bool_?|byte|ubyte"
     r"|single|c(float|double|half)|longlong|void"
 )
+# Modules whose dtypes (and, for NumPy's likes, constants such as jnp.inf) are plain values.
+_DTYPE_MODULES = ("torch", "numpy", "triton.language", "numba", "numba.types", "jax.numpy")
+# Modules whose functions share a name with a container's mutator (add, sort, insert, append).
+_FUNCTION_MODULES = frozenset({"numba.cuda.atomic", "triton.language", "jax.numpy", "jax.lax"})
+_NP_LEAVES = frozenset(p.rpartition(".")[2] for p in _NP_CONSTANTS)
 _CONSTANTS = _NP_CONSTANTS | _SYS_ALLOWED | _SYS_OPEN | {"os.sep", "torch.contiguous_format"}
 _TL_MODULES = _set("math extra core semantic standard random")
 
@@ -175,9 +183,7 @@ def _constant(path: str) -> bool:
         return True
     if any(path.startswith(p + ".") for p in _SYS_OPEN):
         return True
-    if parent in ("torch", "numpy", "triton.language", "numba", "numba.types") and _DTYPE.fullmatch(
-        leaf
-    ):
+    if parent in _DTYPE_MODULES and (_DTYPE.fullmatch(leaf) or leaf in _NP_LEAVES):
         return True
     if _NUMBA_INDEX.fullmatch(path):  # a Numba kernel's thread and block indices are numbers
         return True
@@ -497,8 +503,8 @@ class _Checker:
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in _MUTATORS:
             for p in self.refs(f.value):
-                if p == "numba.cuda.atomic" or p == "triton.language":
-                    continue  # cuda.atomic.add(array, i, v), tl.sort(x): kernel operations
+                if p in _FUNCTION_MODULES:
+                    continue  # cuda.atomic.add(array, i, v), tl.sort(x), jnp.add: functions
                 if "." in p and not p.rpartition(".")[2][:1].isupper():  # not torch.Tensor.add
                     self._flag(node, f"{p}.{f.attr}", _MUTATE_WHY)
                     return
@@ -586,6 +592,12 @@ class _Checker:
                 why = reason
         if why is None and self.host_rules and path in _HOST_PATHS:
             why = _HOST
+        if (
+            why is None
+            and self.host_rules
+            and any(path == p or path.startswith(p + ".") for p in _LIBRARY_PATHS)
+        ):
+            why = _COMPILE
         if why is None and self.host_rules and root == "numpy" and not self._numpy(path, ctx):
             why = _NP_WHY
         environ = path == "os.environ" and ctx in ("subscript", "in", "iter")  # reads

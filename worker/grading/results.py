@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from worker.grading.profile.report import ProfileReport, SanitizerReport
 from worker.grading.verdicts import Verdict
 
 MAX_WARNINGS = 20
@@ -71,6 +72,10 @@ class GradeResult:
     # Notes on a verdict that a GPU might not share, e.g. from the CPU interpreter: a kernel it
     # could not check against the GPU's limits (interpreter.py). Shown with the result.
     warnings: list[str] = field(default_factory=list)
+    # Profile mode's figures and hints; a sanitizer's findings on a failure or on demand
+    # (profile/). Neither changes the verdict.
+    profile: ProfileReport | None = None
+    sanitizer: SanitizerReport | None = None
 
     @property
     def score_ms(self) -> float | None:

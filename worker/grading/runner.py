@@ -40,6 +40,7 @@ class Runner:
         self.forbid_library = True
         self.cases: dict[str, list[Any]] = {}
         self.mappings: dict[str, list[int]] = {}
+        self.private: dict[str, Any] = {}  # copies of its own under a tool (profile/instrument.py)
         self.torch: Any = None
         self.hold: Any = None
         self.gate: Any = None  # gate.RunnerGate, once the referee shared its flags
@@ -62,6 +63,9 @@ class Runner:
             from worker.grading import interpreter
 
             interpreter.install()  # the interpreter as an H100 (interpreter.py)
+            from worker.grading.profile import bounds
+
+            bounds.install()  # every access checked against the launch's tensors
         if self.device == "cuda":
             import triton  # noqa: F401
 
@@ -133,6 +137,7 @@ class Runner:
             forbid_library=self.forbid_library,
             torch=self.torch,
             classify=classify,
+            roles=[str(r) for r in msg.get("roles", [])],
         )
         self.loaded = lang.load(path, ctx)
         self.precompiles = lang.precompiles
@@ -151,7 +156,7 @@ class Runner:
         counts = precompile.run(self._invoke, msg["cases"], self.torch, self.device, report)
         self.send(op="precompiled", **counts)
 
-    def bind(self, msg: dict[str, Any]) -> None:
+    def bind(self, msg: dict[str, Any]) -> dict[str, Any]:
         args: list[Any] = []
         ptrs: list[int] = []
         for a in msg["args"]:
@@ -162,12 +167,21 @@ class Runner:
                 args.append(t)
                 if ptr:
                     ptrs.append(ptr)
-        self.cases[msg["case"]] = args
         self.mappings[msg["case"]] = ptrs
+        extra: dict[str, Any] = {}
+        if msg.get("private") and self.device == "cuda":  # under ncu or compute-sanitizer
+            from worker.grading.profile.instrument import Private
+
+            private = self.private[msg["case"]] = Private(self.torch, args)
+            args, extra["allocations"] = private.args, private.allocations
+        self.cases[msg["case"]] = args
+        return extra
 
     def unbind(self, msg: dict[str, Any]) -> None:
         """Drop a case's buffers: an IPC mapping left open would block the referee's next one."""
         self.cases.pop(msg["case"], None)
+        if (private := self.private.pop(msg["case"], None)) is not None:
+            private.free()
         ptrs = self.mappings.pop(msg["case"], [])
         if ptrs:
             self.torch.cuda.synchronize()
@@ -193,17 +207,27 @@ class Runner:
             # the compile time limit and the kernel itself only the call limit. An autotuner
             # takes its first working config in tests and tunes fully in a benchmark's first
             # call (autotune.py).
-            with self._autotune(msg.get("tune")):
+            from worker.grading.profile import instrument
+
+            profiled = bool(msg.get("nvtx")) and self.device == "cuda"  # under ncu
+            if (private := self.private.get(msg["case"])) is not None:
+                private.refresh()  # the referee filled the shared buffers since the last call
+            with self._autotune(msg.get("tune")), instrument.nvtx(self.torch, profiled):
                 self._invoke(call_args)
             self.send(op="launched")
             self._synchronize()
+            if private is not None:
+                private.write_back()
         if t is None:
             warnings: list[str] = []
+            findings: list[dict[str, Any]] = []
             if self.device == "cpu":  # what an H100 might refuse (interpreter.py)
                 from worker.grading import interpreter
+                from worker.grading.profile import bounds
 
                 warnings = interpreter.call_warnings()
-            self.send(op="done", warnings=warnings)
+                findings = bounds.take_findings()
+            self.send(op="done", warnings=warnings, findings=findings)
         else:
             self.send(
                 op="done",
@@ -317,8 +341,7 @@ def main() -> None:
             elif op == "precompile":
                 runner.precompile(msg)
             elif op == "bind":
-                runner.bind(msg)
-                runner.send(op="bound")
+                runner.send(op="bound", **runner.bind(msg))
             elif op == "unbind":
                 runner.unbind(msg)
                 runner.send(op="unbound")

@@ -13,10 +13,11 @@ import tempfile
 import threading
 import time
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from worker.grading import sandbox, sourcecache, tritoncache
+from worker.grading import languages, sandbox, sourcecache, tritoncache
 
 
 class RunnerDied(Exception):
@@ -46,9 +47,8 @@ def runner_env(device: str) -> dict[str, str]:
     # (tritoncache.install_in_runner); under the interpreter nothing does, but the sandbox is the
     # same, so the CPU suite shows that a submission cannot write there.
     env = tritoncache.runner_env()
-    if device == "cpu":
-        env["TRITON_INTERPRET"] = "1"
-        env["NUMBA_ENABLE_CUDASIM"] = "1"  # Numba's CUDA kernels on its simulator
+    for lang in languages.all():  # each language's own (its interpreter or simulator on the CPU)
+        env.update(lang.runner_env(device))
     return env
 
 
@@ -208,7 +208,11 @@ class RunnerClient:
         limits: sandbox.Limits,
         env: dict[str, str],
         owns_workdir: bool = False,
+        wrap: Sequence[str] = (),
+        read_only: Sequence[str] = (),
     ) -> None:
+        """``wrap``: a tool's command line in front of the runner's, in the same sandbox (ncu,
+        compute-sanitizer: profile/); ``read_only``: more host folders it sees read-only."""
         self.workdir = workdir
         self.owns_workdir = owns_workdir
         self.ready = False
@@ -222,6 +226,7 @@ class RunnerClient:
         )
         wd = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
         argv = [
+            *wrap,
             sys.executable,
             "-m",
             "worker.grading.runner",
@@ -240,7 +245,7 @@ class RunnerClient:
             gpu=device == "cuda",
             env=env,
             limits=limits,
-            read_only=(shared,) if shared else (),
+            read_only=((shared,) if shared else ()) + tuple(read_only),
             read_only_unlisted=(by_source,) if by_source else (),
         )
         try:

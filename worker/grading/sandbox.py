@@ -565,7 +565,14 @@ class Process:
         (and every pid of the tree) is gone, zombies included."""
         host_ns = _pidns(os.getpid())
         pids = self.tree()
-        sandbox_ns = next((ns for p in pids if (ns := _pidns(p)) and ns != host_ns), None)
+        sandbox_ns, pin = _pin_namespace(pids, host_ns)
+        try:
+            self._kill(pids, sandbox_ns)
+        finally:
+            if pin is not None:
+                os.close(pin)
+
+    def _kill(self, pids: list[int], sandbox_ns: str | None) -> None:
         for _ in range(3):
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self.pid, signal.SIGKILL)
@@ -594,6 +601,25 @@ class Process:
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(p, signal.SIGKILL)
             time.sleep(0.05)
+
+
+def _pin_namespace(pids: list[int], host_ns: str | None) -> tuple[str | None, int | None]:
+    """The sandbox's PID namespace, held open while its members are killed: a namespace's inode
+    number is reused as soon as the namespace is freed, and without the hold, a sweep for the
+    members of a namespace that had just emptied could find and kill another sandbox's processes
+    (a spare runner started right after a grading, 2026-11-25)."""
+    for p in pids:
+        ns = _pidns(p)
+        if not ns or ns == host_ns:
+            continue
+        try:
+            fd = os.open(f"/proc/{p}/ns/pid", os.O_RDONLY)
+        except OSError:
+            continue
+        if os.readlink(f"/proc/self/fd/{fd}") == ns:  # still that process's namespace
+            return ns, fd
+        os.close(fd)
+    return None, None
 
 
 def _pidns(pid: int) -> str | None:

@@ -18,7 +18,8 @@ from worker.grading import checkers, expr, languages
 from worker.grading.dtypes import DTYPES
 from worker.grading.verdicts import Verdict
 
-COMPUTE_UNITS = ("fp32", "tf32", "fp16", "bf16")
+# Matrix-unit peaks a [roofline] may name; each is measured on the GPU (timing.products).
+COMPUTE_UNITS = ("fp32", "tf32", "fp16", "bf16", "int8", "fp8")
 DIFFICULTIES = ("easy", "medium", "hard")
 # Learning tracks in the order the Learn page shows them (slug: label).
 TRACKS = {

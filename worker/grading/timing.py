@@ -2,8 +2,10 @@
 
 Ceilings are measured once per GPU model and torch version and cached as JSON: memory
 bandwidth (the best of torch's device copy and two Triton streaming kernels, bytes read + written,
-``bandwidth.py``) and the matrix-unit peak for each
-compute type through torch.matmul on 8192³. ``sol_pct`` compares a kernel with these
+``bandwidth.py``) and the matrix-unit peak for each compute type (``schema.COMPUTE_UNITS``)
+through torch's GEMM on 8192³ operands of that type (``products``: torch.matmul for the float
+types, ``torch._int_mm`` for int8, ``torch._scaled_mm`` for fp8 e4m3; int8 "FLOP/s" are
+multiply-adds counted as two operations, like the float ones). ``sol_pct`` compares a kernel with these
 measured numbers, not with datasheet figures.
 """
 
@@ -162,22 +164,70 @@ def _measure(unit: str) -> float:
             del pats, fn  # the closures hold the buffers
             torch.cuda.empty_cache()
         return best
+    n = 8192
+    best = 0.0
+    for product in products(unit, n, "cuda"):
+        old = torch.backends.cuda.matmul.allow_tf32
+        torch.backends.cuda.matmul.allow_tf32 = unit == "tf32"
+        try:
+            ms = _time_cuda(product.run, reps=10)
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = old
+        best = max(best, 2 * n**3 / (ms / 1e3))
+    return best
+
+
+@dataclass
+class Product:
+    """One n x n x n GEMM on a compute unit: ``run()`` computes ``a @ b`` (``b`` as the
+    logical k x n matrix, whatever its memory layout)."""
+
+    run: Any
+    a: Any
+    b: Any
+
+
+def products(unit: str, n: int, device: str) -> list[Product]:
+    """The products whose best time gives ``unit``'s peak: torch's own GEMM on that unit's
+    operands (``_measure`` times them on the GPU at n = 8192).
+
+    int8 and fp8 go through the calls cuBLASLt serves on the tensor cores: ``torch._int_mm``
+    (int8 operands, int32 accumulation) and ``torch._scaled_mm`` (e4m3 operands, fp32
+    accumulation, bf16 output), each with b column-major, the layout cuBLASLt's int8 and fp8
+    kernels take without a copy. fp8 is timed with and without ``use_fast_accum`` (Hopper's
+    tensor cores accumulate fp8 products in reduced precision unless partial sums are promoted
+    to fp32 registers, which costs throughput): the faster is the unit's peak, so that no
+    kernel honestly exceeds 100%.
+    """
+    import torch
+
+    if unit == "int8":
+        a = torch.randint(-128, 128, (n, n), dtype=torch.int8, device=device)
+        b = torch.randint(-128, 128, (n, n), dtype=torch.int8, device=device).t()
+        return [Product(lambda: torch._int_mm(a, b), a, b)]
+    if unit == "fp8":
+        x = torch.randn(n, n, device=device).to(torch.float8_e4m3fn)
+        y = torch.randn(n, n, device=device).to(torch.float8_e4m3fn).t()
+        one = torch.ones((), device=device)
+
+        def scaled(fast: bool) -> Product:
+            def run() -> Any:
+                return torch._scaled_mm(
+                    x, y, scale_a=one, scale_b=one, out_dtype=torch.bfloat16, use_fast_accum=fast
+                )
+
+            return Product(run, x, y)
+
+        return [scaled(False), scaled(True)]
     dtype = {
         "fp32": torch.float32,
         "tf32": torch.float32,
         "fp16": torch.float16,
         "bf16": torch.bfloat16,
     }[unit]
-    n = 8192
-    a = torch.randn(n, n, device="cuda", dtype=dtype)
-    b = torch.randn(n, n, device="cuda", dtype=dtype)
-    old = torch.backends.cuda.matmul.allow_tf32
-    torch.backends.cuda.matmul.allow_tf32 = unit == "tf32"
-    try:
-        ms = _time_cuda(lambda: a @ b, reps=10)
-    finally:
-        torch.backends.cuda.matmul.allow_tf32 = old
-    return 2 * n**3 / (ms / 1e3)
+    a = torch.randn(n, n, device=device, dtype=dtype)
+    b = torch.randn(n, n, device=device, dtype=dtype)
+    return [Product(lambda: a @ b, a, b)]
 
 
 def ceiling(unit: str) -> float:

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import anyio
 from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import FileResponse, JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -18,7 +18,7 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
-from app import submissions, visibility
+from app import profile_view, submissions, visibility
 from app.deps import (
     CurrentUser,
     EngineDep,
@@ -167,6 +167,29 @@ def get_submission(sub_id: int, session: SessionDep, user: OptionalUser) -> Any:
     if sub is None:
         raise HTTPException(404, "no such submission")
     return detail(session, sub, user)
+
+
+@router.get(
+    "/{sub_id}/profile.ncu-rep",
+    response_class=FileResponse,
+    responses={200: {"content": {"application/octet-stream": {}}, "description": "the report"}},
+)
+def get_profile_report(
+    sub_id: int, session: SessionDep, user: OptionalUser, settings: SettingsDep
+) -> Any:
+    """A profile's raw Nsight Compute report, for whoever may see the submission's code."""
+    sub = session.get(Submission, sub_id)
+    if sub is None or not visibility.may_see_code(session, user, sub):
+        raise HTTPException(404, "no profile report for this submission")
+    profile = (sub.result or {}).get("profile") or {}
+    path = profile_view.report_path(settings.DATA_DIR, profile.get("report_file"))
+    if path is None:
+        raise HTTPException(404, "no profile report for this submission")
+    return FileResponse(
+        path,
+        media_type="application/octet-stream",
+        filename=f"submission-{sub_id}-{sub.problem}.ncu-rep",
+    )
 
 
 def access(engine: Engine, request: Request, sub_id: int) -> tuple[bool, bool] | None:

@@ -148,6 +148,7 @@ document.getElementById("diff-stop").addEventListener("click", () => {
 
 document.getElementById("run-btn").addEventListener("click", () => send("run"));
 document.getElementById("submit-btn").addEventListener("click", () => send("submit"));
+document.getElementById("profile-btn")?.addEventListener("click", () => send("profile"));
 
 async function send(mode) {
   if (!cfg.loggedIn) {
@@ -180,7 +181,7 @@ async function send(mode) {
       : `The server answered ${res.status}.`);
     return;
   }
-  if (mode === "submit") {
+  if (mode === "submit" || mode === "profile") {  // both have a page of their own
     await drafts.sync();
     window.location = `/submissions/${body.id}`;
     return;
@@ -208,5 +209,8 @@ function showError(msg) {
 
 function setBusy(b) {
   page.classList.toggle("busy", b);
-  for (const id of ["run-btn", "submit-btn"]) document.getElementById(id).disabled = b;
+  for (const id of ["run-btn", "profile-btn", "submit-btn"]) {
+    const btn = document.getElementById(id);
+    if (btn) btn.disabled = b;
+  }
 }

@@ -51,6 +51,10 @@ export function stageText(ev) {
       return `Test ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}${ev.detail ? ` (${ev.detail})` : ""}`;
     case "benchmarking":
       return `Benchmark ${ev.index} of ${ev.total}${ev.name ? ` — ${ev.name}` : ""}${ev.detail ? ` (${ev.detail})` : ""}`;
+    case "profiling":
+      return ev.detail ? `Profiling — ${ev.detail}` : "Profiling…";
+    case "sanitizing":
+      return ev.detail ? `Sanitizer — ${ev.detail}` : "Running the sanitizer…";
     case "done":
       return (ev.verdict || "done").replaceAll("_", " ");
     default:
@@ -59,12 +63,8 @@ export function stageText(ev) {
 }
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-const LABELS = {
-  accepted: "Accepted", wrong_answer: "Wrong Answer", compile_error: "Compile Error",
-  runtime_error: "Runtime Error", time_limit_exceeded: "Time Limit Exceeded",
-  memory_limit_exceeded: "Memory Limit Exceeded", rejected: "Rejected", not_run: "Not Run",
-  internal_error: "Internal Error",
-};
+// Verdict labels as the server defines them (worker/grading/verdicts.py, embedded by base.html).
+const LABELS = JSON.parse(document.getElementById("kd-verdict-labels")?.textContent || "{}");
 
 // A finished run's result; ``coverage.gpuOnly`` names the test cases that run only on a GPU
 // (skipped on the CPU interpreter), ``coverage.total`` counts them all.

@@ -2,7 +2,7 @@
 import { followSubmission, stageText } from "./progress.js";
 
 const box = document.getElementById("live-progress");
-const ORDER = ["queued", "compiling", "testing", "benchmarking", "done"];
+const ORDER = ["queued", "compiling", "testing", "profiling", "benchmarking", "sanitizing", "done"];
 
 function percent(ev, ranked) {
   const frac = ev.total ? ev.index / ev.total : 0;
@@ -12,6 +12,8 @@ function percent(ev, ranked) {
     case "compiling": return 10;
     case "testing": return 10 + (ranked ? 55 : 88) * frac;
     case "benchmarking": return 65 + 33 * frac;
+    case "profiling": return 50;
+    case "sanitizing": return 90;
     case "done": return 100;
     default: return 5;
   }

@@ -24,7 +24,14 @@ def _poisoned(shape: tuple[int, ...], dtype: torch.dtype) -> torch.Tensor:
 
 
 def test_registry_knows_every_checker_and_names_them_on_a_miss() -> None:
-    assert set(checkers.CHECKERS) == {"close", "exact", "argmax", "sorted_stable", "compaction"}
+    assert set(checkers.CHECKERS) == {
+        "close",
+        "exact",
+        "argmax",
+        "sorted_stable",
+        "compaction",
+        "topk",
+    }
     with pytest.raises(KeyError, match="expected one of"):
         checkers.get("closeish")
 
@@ -179,3 +186,46 @@ def test_compaction_of_nothing_kept() -> None:
     want = _compacted(x)
     got = {"out": _poisoned((5,), torch.float32), "count": torch.tensor([0], dtype=torch.int32)}
     assert _run("compaction", got, want, values="out", count="count").passed
+
+
+def _topk(x: torch.Tensor, k: int) -> dict[str, torch.Tensor]:
+    order = torch.sort(x, dim=1, descending=True, stable=True).indices[:, :k]
+    return {"vals": x.gather(1, order), "idx": order.to(torch.int32)}
+
+
+def test_topk_accepts_the_stable_cut_and_names_a_tie_broken_the_other_way() -> None:
+    x = torch.tensor([[1.0, 7.0, 3.0, 7.0, 7.0], [-1.0, -2.0, -1.0, -5.0, 0.0]])
+    want = _topk(x, 3)
+    assert want["idx"].tolist() == [[1, 3, 4], [4, 0, 2]]
+    assert _run("topk", dict(want), want, values="vals", indices="idx").passed
+    swapped = want["idx"].clone()
+    swapped[1, 1:] = torch.tensor([2, 0], dtype=torch.int32)  # -1.0 twice: the later one first
+    out = _run("topk", {"vals": want["vals"], "idx": swapped}, want, values="vals", indices="idx")
+    assert not out.passed
+    assert (
+        "idx: 2 of 6 values differ; first at [1, 1]: expected 0 (where that value is; of equal"
+        in (out.message)
+    )
+
+
+def test_topk_names_a_row_out_of_order_and_a_value_that_is_not_among_the_largest() -> None:
+    x = torch.tensor([[4.0, 9.0, 8.0, 1.0]])
+    want = _topk(x, 2)
+    ascending = {
+        "vals": torch.tensor([[8.0, 9.0]]),
+        "idx": torch.tensor([[2, 1]], dtype=torch.int32),
+    }
+    out = _run("topk", ascending, want, values="vals", indices="idx")
+    assert not out.passed
+    assert "vals: not in descending order at [0, 1]: 9 follows 8" in out.message
+    short = {"vals": torch.tensor([[9.0, 4.0]]), "idx": torch.tensor([[1, 0]], dtype=torch.int32)}
+    out = _run("topk", short, want, values="vals", indices="idx")
+    assert "vals: 1 of 2 values differ; first at [0, 1]: expected 8 (the k largest" in out.message
+
+
+def test_topk_says_when_an_output_was_never_written() -> None:
+    want = _topk(torch.tensor([[2.0, 1.0, 3.0]]), 2)
+    got = {"vals": want["vals"], "idx": _poisoned((1, 2), torch.int32)}
+    out = _run("topk", got, want, values="vals", indices="idx")
+    assert not out.passed
+    assert "was it written?" in out.message

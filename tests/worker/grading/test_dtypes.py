@@ -60,3 +60,11 @@ def test_guard_bands_catch_a_write_past_the_end_for_every_dtype(name: str, tmp_p
     msg = pattern.check([g])
     assert msg is not None and "y: wrote past the end, at y[m, 0]" in msg, msg
     buf.free()
+
+
+def test_fp8_poison_is_the_byte_0x7f_and_reads_as_nan() -> None:
+    t = torch.zeros(4, dtype=torch.float8_e4m3fn)
+    dtypes.poison(t)
+    assert bool((t.view(torch.uint8) == 0x7F).all())
+    assert bool(dtypes.unwritten(t).all())
+    assert dtypes.get("float8_e4m3fn").c_type == "__nv_fp8_e4m3"

@@ -16,12 +16,12 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_registry_lists_the_languages_in_menu_order() -> None:
-    assert languages.names() == ("triton", "cuda", "pytorch", "numba")
+    assert languages.names() == ("triton", "cuda", "pytorch", "numba", "pallas")
     assert languages.default().name == "triton"
     assert languages.by_suffix(".py") is languages.get("triton")  # the suffix's first
     assert languages.by_suffix(".cu") is languages.get("cuda")
     assert languages.by_suffix(".txt") is None and languages.get("fortran") is None
-    with pytest.raises(ValueError, match="use one of triton, cuda, pytorch, numba"):
+    with pytest.raises(ValueError, match="use one of triton, cuda, pytorch, numba, pallas"):
         languages.require("fortran")
 
 
@@ -32,6 +32,9 @@ def test_registry_lists_the_languages_in_menu_order() -> None:
         ("a.py", "import torch\n", "pytorch"),
         ("a.py", "from numba import cuda\nimport torch\n", "numba"),
         ("numba_fast.py", "", "numba"),
+        ("a.py", "import jax\nfrom jax.experimental import pallas as pl\n", "pallas"),
+        ("a.py", "from jax.experimental import pallas as pl\nimport torch\n", "pallas"),
+        ("wrong_answer_tail_pallas.py", "import jax\n", "pallas"),
         ("pytorch_simple.py", "import triton\n", "pytorch"),  # the file name wins over imports
         ("a.py", "# language: pytorch\nimport triton\n", "pytorch"),  # a header wins over all
         ("a.py", "# language: cuda\nimport torch\n", "pytorch"),  # not a .py language: ignored
@@ -59,6 +62,18 @@ def test_what_each_language_declares() -> None:
     assert public["cuda"]["track"] == "kernel" and public["cuda"]["runs_on_cpu"] is False
     assert public["pytorch"]["track"] == "framework" and public["pytorch"]["suffix"] == ".py"
     assert public["numba"]["track"] == "kernel" and public["numba"]["runs_on_cpu"] is True
+    assert public["pallas"]["track"] == "kernel" and public["pallas"]["runs_on_cpu"] is True
+
+
+def test_each_languages_runner_variables() -> None:
+    """Set in every runner (runners start before the language is known): each language's own."""
+    from worker.grading.runner_client import runner_env
+
+    cpu, gpu = runner_env("cpu"), runner_env("cuda")
+    assert cpu["TRITON_INTERPRET"] == "1" and cpu["NUMBA_ENABLE_CUDASIM"] == "1"
+    assert "TRITON_INTERPRET" not in gpu and "NUMBA_ENABLE_CUDASIM" not in gpu
+    assert cpu["XLA_PYTHON_CLIENT_PREALLOCATE"] == gpu["XLA_PYTHON_CLIENT_PREALLOCATE"] == "false"
+    assert cpu["JAX_PLATFORMS"] == "cpu" and gpu["JAX_PALLAS_USE_MOSAIC_GPU"] == "false"
 
 
 def test_every_language_has_both_sides_of_the_judge() -> None:

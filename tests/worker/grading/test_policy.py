@@ -232,7 +232,14 @@ def _samples() -> list[Path]:
 
 @pytest.mark.parametrize("path", _samples(), ids=lambda p: str(p.relative_to(REPO)))
 def test_every_sample_and_starter_passes(path: Path) -> None:
-    assert policy.check_python(path.read_text()) is None
+    """Under the rule its language applies: the framework track (PyTorch) has no library rule,
+    so its torch.compile samples pass."""
+    from worker.grading import languages
+
+    source = path.read_text()
+    lang = languages.infer(path.name, source)
+    framework = lang is not None and lang.track == "framework"
+    assert policy.check_python(source, forbid_library_compute=not framework) is None
 
 
 def _editorial_blocks() -> list[object]:
@@ -435,3 +442,22 @@ def test_the_referee_rejects_a_patched_timer_before_running_it() -> None:
     )
     assert "torch.cuda.Event.elapsed_time" in res.message.splitlines()[1]
     assert not res.cases  # nothing ran
+
+
+def test_torch_compile_is_the_framework_tracks_not_the_kernel_tracks() -> None:
+    """PyTorch submissions (no library rule) may use torch.compile; a kernel track refuses it
+    with the library rule, and torch.jit stays refused everywhere (it loads code from files)."""
+    src = "import torch\n\n@torch.compile\ndef add(a, b):\n    return a + b\n"
+    v = policy.check_python(src)
+    assert v is not None and "torch.compile" in v.reason and v.line == 3
+    assert policy.check_python(src, forbid_library_compute=False) is None
+    assert (
+        policy.check_python(
+            "import torch\nf = torch.compiler.disable", forbid_library_compute=False
+        )
+        is None
+    )
+    jit = policy.check_python(
+        "import torch\nm = torch.jit.script(print)", forbid_library_compute=False
+    )
+    assert jit is not None and "torch.jit" in jit.reason

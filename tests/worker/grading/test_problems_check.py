@@ -10,12 +10,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[3]
+CHECK = [sys.executable, "-m", "worker.cli", "problems", "check"]
 
 
 @pytest.mark.timeout(1800)
 def test_problems_check_all_samples_on_cpu() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "worker.cli", "problems", "check", "--device", "cpu", "--json"],
+        # One shard per core (--jobs 0): the interpreter keeps one core busy per process.
+        [*CHECK, "--device", "cpu", "--json", "--jobs", "0"],
         capture_output=True,
         text=True,
         cwd=ROOT,

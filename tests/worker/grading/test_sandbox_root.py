@@ -4,6 +4,7 @@ that is not root keeps its user namespace (SECURITY.md, hole 2 before it was clo
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -315,3 +316,38 @@ def test_a_gpu_node_closed_to_the_sandbox_uid_is_a_clear_error(
     policy.workdir.chmod(0o700)
     with pytest.raises(sandbox.SandboxUnavailable, match="work folder"):
         sandbox.check_root_access(policy)
+
+
+@as_root
+def test_kill_holds_the_sandboxs_pid_namespace_until_its_sweep_is_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A PID namespace's inode number is reused once the namespace is freed: the sweep for its
+    members must hold it open, or it could kill a newer sandbox that got the same number."""
+    p = sandbox.Process(["/bin/sh", "-c", "sleep 300 & wait"], sandbox.Policy(_workdir(tmp_path)))
+    held: list[str] = []
+    real = sandbox.Process._kill
+
+    def spy(self: sandbox.Process, pids: list[int], ns: str | None) -> None:
+        real(self, pids, ns)
+        # every member is dead now; the namespace itself is still held by the referee
+        held.extend(os.readlink(f"/proc/self/fd/{fd}") for fd in _open_fds())
+
+    monkeypatch.setattr(sandbox.Process, "_kill", spy)
+    for _ in range(200):
+        if len(p.tree()) >= 3:
+            break
+        time.sleep(0.05)
+    ns = next(n for x in p.tree() if (n := sandbox._pidns(x)) != sandbox._pidns(os.getpid()))
+    p.kill()
+    assert ns in held
+    assert ns not in [os.readlink(f"/proc/self/fd/{fd}") for fd in _open_fds()]  # released
+
+
+def _open_fds() -> list[int]:
+    out = []
+    for name in os.listdir("/proc/self/fd"):
+        with contextlib.suppress(OSError):
+            if os.readlink(f"/proc/self/fd/{name}").startswith("pid:["):
+                out.append(int(name))
+    return out

@@ -50,7 +50,10 @@ def test_core_problems_load_with_contract_signatures() -> None:
             {s.language for s in p.samples if s.expected == Verdict.ACCEPTED},
             {s.language for s in p.samples if s.expected != Verdict.ACCEPTED},
         ):
-            assert verdict_set == {"triton", "cuda", "pytorch", "numba"}, (slug, verdict_set)
+            assert verdict_set == {"triton", "cuda", "pytorch", "numba", "pallas"}, (
+                slug,
+                verdict_set,
+            )
         problems.load_reference(p)
 
 

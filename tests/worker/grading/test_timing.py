@@ -85,3 +85,36 @@ def test_the_clock_of_each_sm_is_read_from_its_own_two_stamps() -> None:
     got = sm_ghz([v for row in rows for v in row], gen)
     assert got == [pytest.approx(1.8), pytest.approx(1.98)]
     assert sm_ghz([v for row in rows for v in row], gen + 1) == []
+
+
+@pytest.mark.parametrize("unit", ["fp32", "tf32", "fp16", "bf16", "int8", "fp8"])
+def test_every_compute_unit_is_timed_on_a_product_that_computes_a_times_b(unit: str) -> None:
+    # The closures _measure times on the GPU at 8192^3, run on the CPU at a small size: their
+    # operands, layouts and calls are right (int8 exactly, in int32; the rest to their output's
+    # precision).
+    import torch
+
+    from worker.grading import schema
+
+    assert unit in schema.COMPUTE_UNITS
+    prods = timing.products(unit, 64, "cpu")
+    assert len(prods) == (2 if unit == "fp8" else 1)
+    for p in prods:
+        got = p.run().double()
+        want = p.a.double() @ p.b.double()
+        assert tuple(got.shape) == (64, 64)
+        if unit == "int8":
+            assert p.run().dtype == torch.int32 and torch.equal(got, want)
+            assert want.abs().max() > 2**15  # sums beyond int16: int32 accumulation is tested
+        else:
+            err = (got - want).norm() / want.norm()
+            assert err < 1e-2, (unit, float(err))  # bf16/fp16 outputs: ~2^-9
+
+
+def test_schema_accepts_exactly_the_units_timing_can_measure() -> None:
+    from worker.grading import schema
+
+    for unit in schema.COMPUTE_UNITS:
+        assert timing.products(unit, 16, "cpu")
+    with pytest.raises(KeyError):
+        timing.products("fp4", 16, "cpu")

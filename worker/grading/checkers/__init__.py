@@ -7,7 +7,7 @@ subclass and a module-level ``CHECKER``, and list it here.
 
 from __future__ import annotations
 
-from worker.grading.checkers import argmax, close, compaction, exact, sorted_stable
+from worker.grading.checkers import argmax, close, compaction, exact, sorted_stable, topk
 from worker.grading.checkers.base import Checker, Option, Outcome
 
 __all__ = ["CHECKERS", "Checker", "Option", "Outcome", "get"]
@@ -15,7 +15,7 @@ __all__ = ["CHECKERS", "Checker", "Option", "Outcome", "get"]
 DEFAULT = "close"
 
 CHECKERS: dict[str, Checker] = {
-    m.CHECKER.name: m.CHECKER for m in (close, exact, argmax, sorted_stable, compaction)
+    m.CHECKER.name: m.CHECKER for m in (close, exact, argmax, sorted_stable, compaction, topk)
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from worker.grading.languages import cuda, numba, pytorch, triton
+from worker.grading.languages import cuda, numba, pallas, pytorch, triton
 from worker.grading.languages.base import Language, Track
 
 __all__ = [
@@ -28,7 +28,13 @@ __all__ = [
 
 # In menu order; the first is the editor's default, and the first of a suffix is that suffix's
 # default when nothing else tells the languages apart (``infer``).
-_ALL: tuple[Language, ...] = (triton.LANGUAGE, cuda.LANGUAGE, pytorch.LANGUAGE, numba.LANGUAGE)
+_ALL: tuple[Language, ...] = (
+    triton.LANGUAGE,
+    cuda.LANGUAGE,
+    pytorch.LANGUAGE,
+    numba.LANGUAGE,
+    pallas.LANGUAGE,
+)
 _BY_NAME = {lang.name: lang for lang in _ALL}
 _BY_SUFFIX: dict[str, Language] = {}
 for _lang in _ALL:
@@ -39,7 +45,7 @@ _HEADER = re.compile(r"^\s*(?:#|//)\s*language\s*:\s*([\w-]+)", re.IGNORECASE | 
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.MULTILINE)
 # Which import tells a Python source's language, most specific first (a Triton or Numba file
 # imports torch too).
-_PY_ORDER = ("numba", "triton", "pytorch")
+_PY_ORDER = ("pallas", "numba", "triton", "pytorch")
 
 
 def all() -> tuple[Language, ...]:
@@ -76,7 +82,7 @@ def default() -> Language:
 def infer(filename: str, source: str | None = None) -> Language | None:
     """The language of a source file: a ``# language: NAME`` (or ``// language: NAME``) line
     among its first ten, else a file name starting ``NAME_`` (``numba_fast.py``), else what a
-    Python file imports (numba, then triton, then torch alone), else its suffix's first
+    Python file imports (jax, then numba, then triton, then torch alone), else its suffix's first
     language. None for a suffix no language has."""
     suffix = "." + filename.rsplit(".", 1)[-1] if "." in filename else ""
     candidates = [lang for lang in _ALL if lang.suffix == suffix]

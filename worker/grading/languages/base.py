@@ -38,6 +38,10 @@ class Language:
     # The first call at new sizes compiles (Triton's JIT, Numba's, torch.compile): it gets the
     # problem's compile limit on top of the call limit.
     jit: ClassVar[bool] = False
+    # Whether that compiling happens on the CPU too (torch.compile's C++ kernels). Triton's
+    # interpreter compiles nothing, only checks the kernel for sm_90 (interpreter.py), so the
+    # CPU gives the others a short budget for it.
+    jit_on_cpu: ClassVar[bool] = False
     # Triton on a GPU: kernels compiled ahead in parallel (precompile.py), the per-source
     # kernel cache (sourcecache.py) and the autotuner's policy (autotune.py).
     precompiles: ClassVar[bool] = False
@@ -53,6 +57,13 @@ class Language:
     def library_rule(self, problem: Problem) -> bool:
         """Whether torch's compute is refused inside ``solve`` (rules.py)."""
         return self.track == "kernel" and problem.forbid_library_compute
+
+    def runner_env(self, device: str) -> dict[str, str]:
+        """Environment variables the runner process needs for this language on ``device``
+        ("cpu" or "cuda"): set when the sandbox starts it, before any language is known (runners
+        are started ahead of demand), so every language's variables are set in every runner and
+        must not disturb the others (``runner_client.runner_env``)."""
+        return {}
 
     def runs_on_cpu_case(self, problem: Problem, case: Case) -> bool:
         """Whether a CPU worker runs this test case for this language (the others run only on
@@ -76,7 +87,13 @@ class Language:
         raise NotImplementedError
 
     def starter_path(self, problem: Problem) -> Path:
-        return problem.path / "starter" / f"solution{self.suffix}"
+        """``starter/solution<suffix>`` for the suffix's first language (Triton's ``.py``, CUDA's
+        ``.cu``); ``starter/<name><suffix>`` for the others sharing it (``pallas.py``), which
+        would otherwise be shown the first one's starter."""
+        from worker.grading import languages
+
+        first = languages.by_suffix(self.suffix) in (self, None)
+        return problem.path / "starter" / f"{'solution' if first else self.name}{self.suffix}"
 
     def starter(self, problem: Problem) -> str:
         """The problem folder's hand-written starter when there is one, else a generated one."""

@@ -49,6 +49,8 @@ class Cuda(Language):
             includes.append("#include <cuda_fp16.h>")
         if "bfloat16" in dtypes:
             includes.append("#include <cuda_bf16.h>")
+        if "float8_e4m3fn" in dtypes:
+            includes.append("#include <cuda_fp8.h>")
         params = ", ".join(a.c_decl() for a in problem.args)
         call_args = ", ".join(a.name for a in problem.args)
         # Shape entries are arithmetic over the int arguments in Python syntax (``//``, ``**``);

@@ -31,6 +31,10 @@ class Numba(PythonLanguage):
     menu_label: ClassVar[str] = "Numba CUDA (Python)"
     markers: ClassVar[tuple[str, ...]] = ("numba",)
 
+    def runner_env(self, device: str) -> dict[str, str]:
+        # Numba's CUDA kernels on its simulator
+        return {"NUMBA_ENABLE_CUDASIM": "1"} if device == "cpu" else {}
+
     def fits(self, problem: Problem) -> bool:
         return all(a.dtype in SUPPORTED for a in problem.args if a.is_tensor)
 

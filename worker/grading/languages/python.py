@@ -41,6 +41,11 @@ class PythonLanguage(Language):
     def check(self, problem: Problem) -> None:
         """A problem this language cannot express (Refused), before the source is read."""
 
+    def check_source(self, source: str, problem: Problem) -> object | None:
+        """This language's own static rule, after the shared policy: a violation (its ``str`` is
+        the learner's message) or None. Pallas refuses JAX compute outside its kernels."""
+        return None
+
     def prepare(
         self, source: str, workdir: Path, problem: Problem, *, static_policy: bool, compile_s: float
     ) -> Prepared:
@@ -56,7 +61,11 @@ class PythonLanguage(Language):
                 "compile_error", f"line {e.lineno}: {e.msg}\n{(e.text or '').rstrip()}"
             ) from e
         if static_policy:  # policy.py: refused before any process starts
-            refused = policy.check_python(source, forbid_library_compute=self.library_rule(problem))
+            refused: object = policy.check_python(
+                source, forbid_library_compute=self.library_rule(problem)
+            )
+            if refused is None:
+                refused = self.check_source(source, problem)
             if refused is not None:
                 raise Refused("rejected", str(refused))
         return Prepared(SOURCE, CompileResult(True, "", 0.0))

@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib.util
 import sys
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,9 @@ class RunContext:
     forbid_library: bool  # the library rule applies in solve (rules.py)
     torch: Any  # the torch module, already imported
     classify: Any  # runner.classify: (exception, filename) -> (verdict, message)
+    # Each argument's role from the problem's signature: "input", "output", "inout" or "int"
+    # (a language that returns its outputs, as Pallas does, copies them into the output tensors).
+    roles: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -19,6 +19,9 @@ class Triton(PythonLanguage):
     precompiles: ClassVar[bool] = True
     markers: ClassVar[tuple[str, ...]] = ("triton",)
 
+    def runner_env(self, device: str) -> dict[str, str]:
+        return {"TRITON_INTERPRET": "1"} if device == "cpu" else {}
+
     def generate_starter(self, problem: Problem) -> str:
         out = problem.outputs[0]
         kernel_args = ", ".join(f"{a.name}_ptr" if a.is_tensor else a.name for a in problem.args)
