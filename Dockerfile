@@ -44,7 +44,10 @@ FROM ${WEB_BASE} AS web
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_CACHE_DIR=1 \
     KERNELDOJO_PROBLEMS=/app/problems PROBLEMS_DIR=/app/problems
-RUN python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo
+RUN python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo \
+    && install -d -o kerneldojo -g kerneldojo /var/lib/kerneldojo/profiles
+# The data folder: the profile reports the workers keep (a volume shared with them).
+ENV DATA_DIR=/var/lib/kerneldojo
 COPY --from=source /app /app
 RUN --mount=type=bind,source=docker/wheels,target=/tmp/wheels \
     pip install --find-links /tmp/wheels -e '/app[web]'
@@ -63,7 +66,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PATH=/opt/venv/bin:$PATH \
     KERNELDOJO_GPU_KIND=cpu TRITON_INTERPRET=1
 RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 install -y --no-install-recommends bubblewrap \
     && rm -rf /var/lib/apt/lists/* \
-    && python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo
+    && python3 -m venv /opt/venv && useradd --create-home --uid 1000 kerneldojo \
+    && install -d -o kerneldojo -g kerneldojo /var/lib/kerneldojo/profiles
+# The data folder: profile reports are kept in its profiles/, a volume the web app reads.
+ENV DATA_DIR=/var/lib/kerneldojo
 COPY requirements/torch-cpu.txt /tmp/torch-cpu.txt
 COPY --from=source /app /app
 # torch first, from requirements/torch-cpu.txt (the CPU build: a local +cpu wheel, else PyPI).
@@ -95,10 +101,13 @@ RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 instal
     && python3 -m venv /opt/venv \
     && (id -u 1000 >/dev/null 2>&1 && userdel --remove "$(id -nu 1000)" || true) \
     && useradd --create-home --uid 1000 kerneldojo \
-    && install -d -o kerneldojo -g kerneldojo /var/cache/kerneldojo
+    && install -d -o kerneldojo -g kerneldojo /var/cache/kerneldojo /var/lib/kerneldojo/profiles
 # The judge's cache (the GPU's measured ceilings, torch baselines, the Triton cache its runners
 # read: worker/grading/tritoncache.py); docker-compose.yml keeps it in a volume across restarts.
 ENV KERNELDOJO_CACHE=/var/cache/kerneldojo
+# The data folder: Nsight Compute reports are kept in its profiles/, a volume the web app serves
+# them from (docker-compose.yml).
+ENV DATA_DIR=/var/lib/kerneldojo
 # The big layer (torch + CUDA libraries, ~4 GB) before the source, so code changes reuse it.
 # Straight from PyPI: docker/wheels may hold the CPU build of torch, which `==` would also match.
 COPY requirements/worker-gpu.txt /tmp/worker-gpu.txt

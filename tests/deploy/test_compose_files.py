@@ -57,6 +57,23 @@ def test_the_gpu_workers_cache_is_a_volume_the_image_points_at() -> None:
     assert re.search(r"^volumes:\n(?:  \w+:\n)*  judgecache:", COMPOSE, re.M)
 
 
+def test_profile_reports_are_a_volume_the_workers_write_and_the_web_app_reads() -> None:
+    # A worker keeps each Nsight Compute report in DATA_DIR/profiles (worker/tasks.py); the web
+    # app serves it from its own DATA_DIR/profiles, so both mount one volume there.
+    data_dirs = set(re.findall(r"^ENV DATA_DIR=(\S+)$", DOCKERFILE, re.M))
+    assert DOCKERFILE.count("ENV DATA_DIR=") == 3 and len(data_dirs) == 1
+    folder = f"{data_dirs.pop()}/profiles"
+    # Created in each image, owned by the unprivileged user, so the empty volume inherits that.
+    assert (
+        len(re.findall(rf"install -d -o kerneldojo -g kerneldojo [^\n]*{folder}\n", DOCKERFILE))
+        == 3
+    )
+    mounts = re.findall(rf"^( +)- profiles:{folder}(:ro)?$", COMPOSE, re.M)
+    # The worker anchor (every worker), the GPU worker's own list, and the web app read-only.
+    assert sorted(mounts) == [("    ", ""), ("      ", ""), ("      ", ":ro")]
+    assert re.search(r"^volumes:\n(?:  \w+:\n)*  profiles:", COMPOSE, re.M)
+
+
 def test_postgres_stops_fast_and_workers_get_a_grace_period() -> None:
     assert "STOPSIGNAL SIGINT" in (ROOT / "docker" / "postgres.Dockerfile").read_text()
     assert "stop_signal: SIGINT" in COMPOSE
