@@ -96,6 +96,9 @@ def profile_latency(repeat: int, report_dir: Path) -> list[dict[str, Any]]:
             + "; ".join(h.title for h in (p.hints if p else []))
             + ("" if p and p.enabled else f" [{p.message if p else last.message}]")
         )
+        steps = {k: v for k, v in last.phases.items() if k.startswith("profile_")}
+        row["steps_s"] = steps  # ncu and runner start-up, first call, replays, report reading
+        print(f"  steps of the last one (s): {steps}")
         out.append(row)
     return out
 
