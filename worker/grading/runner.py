@@ -4,8 +4,9 @@ Everything in this process is untrusted once the submission is loaded: it may pa
 module, the timer, torch. So the runner only *computes*; the referee (grader.py) generates
 inputs, keeps the expected outputs, checks every output and cross-checks every time.
 
-Protocol: JSON lines. The referee writes on fd ``--ctl-in``; the runner answers on
-``--ctl-out``. The submission's own stdout/stderr go to a log file the referee reads.
+Protocol: JSON lines, one message each (messages.py). The referee writes on fd ``--ctl-in``;
+the runner answers on ``--ctl-out``. The submission's own stdout/stderr go to a log file the
+referee reads.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from worker.grading import buffers, languages, rules
+from worker.grading import buffers, languages, messages, rules
 from worker.grading.languages.runtime import (
     Loaded,
     RunContext,
@@ -44,6 +45,10 @@ class Runner:
         self.torch: Any = None
         self.hold: Any = None
         self.gate: Any = None  # gate.RunnerGate, once the referee shared its flags
+
+    def reply(self, msg: messages.Reply) -> None:
+        """Answer the referee (messages.py): one message, written by ``send``."""
+        self.send(**msg)
 
     def send(self, **msg: Any) -> None:
         self.out.write(json.dumps(msg) + "\n")
@@ -87,33 +92,37 @@ class Runner:
 
             self.hold = Hold(torch)
 
-    def open_gate(self, msg: dict[str, Any]) -> None:
+    def open_gate(self, msg: messages.Gate) -> None:
         """The referee's gate flags (gate.py), before any submission code exists."""
         from worker.grading.gate import RunnerGate
 
         self.gate = RunnerGate(msg["desc"], self.workdir)
 
-    def _gated(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def _gated(self, msg: messages.Ping | messages.Call) -> dict[str, Any]:
         """``Hold.time_call``'s gate arguments for a call the referee gates."""
-        if self.gate is None or not isinstance(msg.get("gate"), int):
+        call = msg.get("gate")
+        if self.gate is None or not isinstance(call, int):
             return {}
-        return {"gate": (self.gate, msg["gate"]), "launched": lambda: self.send(op="launched")}
+        return {"gate": (self.gate, call), "launched": self._launched}
 
-    def ping(self, msg: dict[str, Any]) -> None:
+    def _launched(self) -> None:
+        self.reply(messages.Launched(op="launched"))
+
+    def ping(self, msg: messages.Ping) -> None:
         """A timed call with nothing in it, through the referee's gate, before any submission
-        code exists: the referee calibrates its overheads with it (grader._calibrate)."""
+        code exists: the referee calibrates its overheads with it (calibration.py)."""
         ms = None
         if self.device == "cuda":
             ms = self.hold.time_call(lambda: None, **self._gated(msg)).device_ms
-        self.send(op="pong", ms=ms)
+        self.reply(messages.Pong(op="pong", ms=ms))
 
     # -- loading ----------------------------------------------------------------------------
-    def load(self, msg: dict[str, Any]) -> None:
+    def load(self, msg: messages.Load) -> None:
         self.language = msg["language"]
         if self.device == "cuda":
             from worker.grading import sourcecache
 
-            sourcecache.note_in_runner(msg)  # before the submission compiles anything
+            sourcecache.note_in_runner(dict(msg))  # before the submission compiles anything
             try:  # an autotuner's choices kept with the kernels (autotune.py)
                 from triton import knobs
 
@@ -142,21 +151,21 @@ class Runner:
         self.loaded = lang.load(path, ctx)
         self.precompiles = lang.precompiles
 
-    def precompile(self, msg: dict[str, Any]) -> None:
+    def precompile(self, msg: messages.Precompile) -> None:
         """The Triton kernels of every case compiled ahead, in parallel (precompile.py)."""
         from worker.grading import precompile
 
         if not self.precompiles or self.device != "cuda" or not precompile.available():
-            self.send(op="precompiled", kernels=0, skipped=True)
+            self.reply(messages.Precompiled(op="precompiled", kernels=0, skipped=True))
             return
 
         def report(done: int, total: int) -> None:
-            self.send(op="progress", kind="compile", done=done, total=total)
+            self.reply(messages.Progress(op="progress", kind="compile", done=done, total=total))
 
         counts = precompile.run(self._invoke, msg["cases"], self.torch, self.device, report)
-        self.send(op="precompiled", **counts)
+        self.reply(cast(messages.Precompiled, {"op": "precompiled", **counts}))
 
-    def bind(self, msg: dict[str, Any]) -> dict[str, Any]:
+    def bind(self, msg: messages.Bind) -> messages.Bound:
         args: list[Any] = []
         ptrs: list[int] = []
         for a in msg["args"]:
@@ -168,16 +177,16 @@ class Runner:
                 if ptr:
                     ptrs.append(ptr)
         self.mappings[msg["case"]] = ptrs
-        extra: dict[str, Any] = {}
+        reply = messages.Bound(op="bound")
         if msg.get("private") and self.device == "cuda":  # under ncu or compute-sanitizer
             from worker.grading.profile.instrument import Private
 
             private = self.private[msg["case"]] = Private(self.torch, args)
-            args, extra["allocations"] = private.args, private.allocations
+            args, reply["allocations"] = private.args, private.allocations
         self.cases[msg["case"]] = args
-        return extra
+        return reply
 
-    def unbind(self, msg: dict[str, Any]) -> None:
+    def unbind(self, msg: messages.Unbind) -> None:
         """Drop a case's buffers: an IPC mapping left open would block the referee's next one."""
         self.cases.pop(msg["case"], None)
         if (private := self.private.pop(msg["case"], None)) is not None:
@@ -189,7 +198,7 @@ class Runner:
                 buffers.close_mapping(ptr)
 
     # -- calling ----------------------------------------------------------------------------
-    def call(self, msg: dict[str, Any]) -> None:
+    def call(self, msg: messages.Call) -> None:
         call_args = self.cases[msg["case"]]
         timed = bool(msg.get("timed")) and self.device == "cuda"
         t = None
@@ -214,7 +223,7 @@ class Runner:
                 private.refresh()  # the referee filled the shared buffers since the last call
             with self._autotune(msg.get("tune")), instrument.nvtx(self.torch, profiled):
                 self._invoke(call_args)
-            self.send(op="launched")
+            self._launched()
             self._synchronize()
             if private is not None:
                 private.write_back()
@@ -227,14 +236,16 @@ class Runner:
 
                 warnings = interpreter.call_warnings()
                 findings = bounds.take_findings()
-            self.send(op="done", warnings=warnings, findings=findings)
+            self.reply(messages.Done(op="done", warnings=warnings, findings=findings))
         else:
-            self.send(
-                op="done",
-                ms=t.stream_ms,
-                ms_sync=t.device_ms,
-                sm_ghz=t.sm_ghz,
-                sm_ghz_range=t.sm_ghz_range,
+            self.reply(
+                messages.Done(
+                    op="done",
+                    ms=t.stream_ms,
+                    ms_sync=t.device_ms,
+                    sm_ghz=t.sm_ghz,
+                    sm_ghz_range=t.sm_ghz_range,
+                )
             )
 
     def _autotune(self, mode: Any) -> Any:
@@ -244,7 +255,7 @@ class Runner:
             return autotune.policy(None)
 
         def report(done: int, total: int) -> None:
-            self.send(op="progress", kind="tune", done=done, total=total)
+            self.reply(messages.Progress(op="progress", kind="tune", done=done, total=total))
 
         return autotune.policy(mode if isinstance(mode, str) else None, report)
 
@@ -314,7 +325,7 @@ def main() -> None:
     out = os.fdopen(ns.ctl_out, "w")
     runner = Runner(ns.workdir, ns.device, out)
     runner.preload()
-    runner.send(op="imported")
+    runner.reply(messages.Imported(op="imported"))
     # A runner started ahead of demand stops here, with torch imported (seconds of CPU work, no
     # GPU), until the referee says "init": creating a CUDA context disturbs the GPU, so the
     # referee starts that only while nothing is being timed (see RunnerPool).
@@ -323,35 +334,36 @@ def main() -> None:
         os._exit(0)
     t0 = time.monotonic()
     runner.init_device()
-    runner.send(op="ready", pid=os.getpid(), init_s=round(time.monotonic() - t0, 4))
+    runner.reply(
+        messages.Ready(op="ready", pid=os.getpid(), init_s=round(time.monotonic() - t0, 4))
+    )
     filename = ""
     for line in inp:
-        msg = json.loads(line)
-        op = msg["op"]
+        msg = cast(messages.Request, json.loads(line))  # from the referee
         try:
-            if op == "ping":
+            if msg["op"] == "ping":
                 runner.ping(msg)
-            elif op == "gate":
+            elif msg["op"] == "gate":
                 runner.open_gate(msg)
-                runner.send(op="gated")
-            elif op == "load":
+                runner.reply(messages.Gated(op="gated"))
+            elif msg["op"] == "load":
                 filename = msg["path"]
                 runner.load(msg)
-                runner.send(op="loaded")
-            elif op == "precompile":
+                runner.reply(messages.Loaded(op="loaded"))
+            elif msg["op"] == "precompile":
                 runner.precompile(msg)
-            elif op == "bind":
-                runner.send(op="bound", **runner.bind(msg))
-            elif op == "unbind":
+            elif msg["op"] == "bind":
+                runner.reply(runner.bind(msg))
+            elif msg["op"] == "unbind":
                 runner.unbind(msg)
-                runner.send(op="unbound")
-            elif op == "call":
+                runner.reply(messages.Unbound(op="unbound"))
+            elif msg["op"] == "call":
                 runner.call(msg)
-            elif op == "exit":
+            elif msg["op"] == "exit":
                 break
         except BaseException as e:
             verdict, message = classify(e, filename)
-            runner.send(op="error", verdict=verdict, message=message)
+            runner.reply(messages.Error(op="error", verdict=verdict, message=message))
     os._exit(0)
 
 

@@ -1,4 +1,5 @@
-"""The referee's end of the runner protocol: start it sandboxed, talk JSON lines, time out."""
+"""The referee's end of the runner protocol (messages.py): start it sandboxed, talk JSON lines,
+time out."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ import time
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import cast
 
-from worker.grading import languages, sandbox, sourcecache, tritoncache
+from worker.grading import languages, messages, sandbox, sourcecache, tritoncache
 
 
 class RunnerDied(Exception):
@@ -265,7 +266,7 @@ class RunnerClient:
         """Tell the runner to initialise its device once its imports are done (no wait)."""
         if not self.init_sent:
             self.init_sent = True
-            self.send(op="init")
+            self.send(messages.Init(op="init"))
 
     def poll_imported(self) -> bool:
         """Whether the runner has finished its imports (it says so once); never blocks."""
@@ -287,7 +288,7 @@ class RunnerClient:
         msg = self.recv(max(0.0, deadline - time.monotonic()))
         self._expect(msg, "ready")
 
-    def _expect(self, msg: dict[str, Any], op: str) -> None:
+    def _expect(self, msg: messages.Received, op: str) -> None:
         if msg.get("op") != op:
             raise RunnerDied(f"unexpected message from the starting runner: {msg}")
         if op == "imported":
@@ -297,7 +298,7 @@ class RunnerClient:
         init_s = msg.get("init_s")
         self.init_s = float(init_s) if isinstance(init_s, int | float) else None
 
-    def send(self, *, thaw_last: bool = False, **msg: Any) -> None:
+    def send(self, msg: messages.Request, *, thaw_last: bool = False) -> None:
         """Write one message; a frozen runner is thawed first, or just after (``thaw_last``)."""
         if self.frozen and not thaw_last:
             self.thaw()
@@ -308,7 +309,8 @@ class RunnerClient:
         if self.frozen:
             self.thaw()
 
-    def recv(self, timeout_s: float) -> dict[str, Any]:
+    def recv(self, timeout_s: float) -> messages.Received:
+        """The runner's next reply, any JSON object: the caller validates what it reads."""
         deadline = time.monotonic() + timeout_s
         while b"\n" not in self._buf:
             left = deadline - time.monotonic()
@@ -330,10 +332,10 @@ class RunnerClient:
             raise RunnerDied(f"garbled message from the runner: {line[:200]!r}") from e
         if not isinstance(msg, dict):
             raise RunnerDied("garbled message from the runner")
-        return msg
+        return cast(messages.Received, msg)
 
-    def request(self, timeout_s: float, **msg: Any) -> dict[str, Any]:
-        self.send(**msg)
+    def request(self, timeout_s: float, msg: messages.Request) -> messages.Received:
+        self.send(msg)
         return self.recv(timeout_s)
 
     def freeze(self) -> None:

@@ -55,18 +55,19 @@ def test_a_few_delayed_calls_do_not_stop_convergence() -> None:
 def test_the_referee_rejects_impossible_times_from_the_runner(
     msg: dict[str, object], message: str
 ) -> None:
-    from worker.grading.grader import Stop, _Session
+    from worker.grading.bench import ends
+    from worker.grading.grader import Stop
     from worker.grading.verdicts import Verdict
 
     with pytest.raises(Stop, match=message) as e:
-        _Session._ends(msg)
+        ends(msg)
     assert e.value.verdict == Verdict.REJECTED
 
 
 def test_the_referee_takes_both_ends_of_an_honest_call() -> None:
-    from worker.grading.grader import _Session
+    from worker.grading.bench import ends
 
-    assert _Session._ends({"op": "done", "ms": 0.13, "ms_sync": 0.15}) == (0.13, 0.15)
+    assert ends({"op": "done", "ms": 0.13, "ms_sync": 0.15}) == (0.13, 0.15)
 
 
 def test_the_clock_of_each_sm_is_read_from_its_own_two_stamps() -> None:

@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from worker.grading import autotune, buffers
-from worker.grading.grader import Progress, Stop, _Session
+from worker.grading import autotune, buffers, messages
+from worker.grading.cases import bind_args
+from worker.grading.grader import Progress, Session, Stop
 from worker.grading.runner_client import (
     RunnerClient,
     RunnerDied,
@@ -50,8 +51,8 @@ class ToolRun:
         self.problem = problem
         self.workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-tool-"))
         self.workdir.chmod(0o777)
-        self.session = _Session(problem, source, language, "cuda", "run", progress, self.workdir)
-        self.session.deadline = time.monotonic() + budget_s
+        self.session = Session(problem, source, language, "cuda", "run", progress, self.workdir)
+        self.session.g.deadline = time.monotonic() + budget_s
         self.wrap, self.read_only, self.env = list(wrap), tuple(read_only), dict(env or {})
         self.budget_s = budget_s
         self.exit_code: int | None = None
@@ -59,10 +60,10 @@ class ToolRun:
 
     @property
     def result(self) -> Any:
-        return self.session.result
+        return self.session.g.result
 
     def left(self) -> float:
-        return max(1.0, self.session.deadline - time.monotonic())
+        return max(1.0, self.session.g.deadline - time.monotonic())
 
     def start(self) -> None:
         """Prepare the source, start the runner under the tool, load the submission."""
@@ -71,10 +72,10 @@ class ToolRun:
         s = self.session
         # The referee's own CUDA context: the case's buffers are allocated in it (buffers.py).
         torch.zeros(1, device="cuda")
-        s._validate_source()
-        lib = s._compile()
+        s.validate_source()
+        lib = s.compile()
         limits = default_limits("cuda", self.problem.limits.host_memory_mb, int(self.budget_s) + 60)
-        s.runner = RunnerClient(
+        runner = s.channel.runner = RunnerClient(
             self.workdir,
             "cuda",
             limits,
@@ -83,19 +84,19 @@ class ToolRun:
             read_only=self.read_only,
         )
         try:
-            s.runner.wait_ready(min(START_S, self.left()))
+            runner.wait_ready(min(START_S, self.left()))
         except (RunnerDied, RunnerTimeout) as e:
             raise Stop(
                 Verdict.INTERNAL_ERROR, f"the runner did not start under the tool: {e}"
             ) from e
-        s._load(lib)
+        s.load(lib)
 
     def bind(
         self, case: Case, key: str, private: bool = False
     ) -> tuple[dict[str, buffers.SharedBuffer], dict[str, tuple[int, int]]]:
         """The case's buffers, shared with the runner; with ``private`` the runner works on
         exact-size copies of its own and says where they are (name -> (pointer, bytes))."""
-        s = self.session
+        ch = self.session.channel
         bufs: dict[str, buffers.SharedBuffer] = {}
         for a in self.problem.args:
             if a.is_tensor:
@@ -104,14 +105,11 @@ class ToolRun:
                     shape, a.dtype, "cuda", self.workdir, f"{key}_{a.name}"
                 )
                 self.buffers.append(bufs[a.name])
-        args = [
-            {"kind": "int", "value": case.params[a.name]}
-            if not a.is_tensor
-            else {"kind": "tensor", "desc": bufs[a.name].descriptor()}
-            for a in self.problem.args
-        ]
-        msg = s._request(60.0, "binding", op="bind", case=key, args=args, private=private)
-        s._raise_if_error(msg)
+        args = bind_args(self.problem, case, bufs)
+        msg = ch.request(
+            60.0, "binding", messages.Bind(op="bind", case=key, args=args, private=private)
+        )
+        ch.raise_if_error(msg)
         where: dict[str, tuple[int, int]] = {}
         got = msg.get("allocations")
         if isinstance(got, list) and len(got) == len(self.problem.args):
@@ -135,26 +133,28 @@ class ToolRun:
     ) -> tuple[bool, str]:
         """Fresh inputs, one call, the outputs checked: (passed, message). A failure of the
         call itself raises Stop with its verdict, as in grading."""
-        s = self.session
-        inputs, expected, scales = s._make_case(case)
-        s._fill(bufs, inputs)
-        s._sync()
-        msg = s._request(
-            self.left(), "running", op="call", case=key, timed=False, tune=tune, nvtx=nvtx
+        cases, ch = self.session.cases, self.session.channel
+        inputs, expected, scales = cases.make_case(case)
+        cases.fill(bufs, inputs)
+        cases.sync()
+        msg = ch.request(
+            self.left(),
+            "running",
+            messages.Call(op="call", case=key, timed=False, tune=tune, nvtx=nvtx),
         )
         if msg.get("op") == "launched":
-            msg = s._recv(self.left(), "running")
-        s._done(msg)
-        ok, message, _ = s._check(bufs, expected, scales)
+            msg = ch.recv(self.left(), "running")
+        ch.done(msg)
+        ok, message, _ = cases.check(bufs, expected, scales)
         return ok, message
 
     def finish(self) -> int | None:
         """Let the runner exit by itself (the tool writes its report then), within the budget."""
-        runner = self.session.runner
+        runner = self.session.channel.runner
         if runner is None:
             return None
         with contextlib.suppress(RunnerDied):  # gone already: nothing more to wait for
-            runner.send(op="exit")
+            runner.send(messages.Exit(op="exit"))
         try:
             self.exit_code = runner.proc.popen.wait(timeout=min(EXIT_S, self.left()))
         except Exception:  # TimeoutExpired: close() kills the tree
@@ -163,7 +163,7 @@ class ToolRun:
 
     def output(self) -> str:
         """The runner's log: the submission's prints and the tool's own lines."""
-        runner = self.session.runner
+        runner = self.session.channel.runner
         return runner.output(256 << 10) if runner is not None else ""
 
     def close(self) -> None:
