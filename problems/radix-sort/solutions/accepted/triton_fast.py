@@ -26,25 +26,33 @@ RADIX_BITS = 4
 RADIX = 1 << RADIX_BITS
 
 
-@triton.jit
-def count_kernel(keys_ptr, counts_ptr, n, tiles, shift, TILE: tl.constexpr, RADIX: tl.constexpr):
+# `n` and `shift` are not specialised: Triton would compile a kernel per class of an int
+# argument (== 1, a multiple of 16, other), and the 8 shifts and the tests' sizes made 28
+# kernels where these 4 do (benchmarks/results/compile-count-2026-11-25.md). Full tiles load
+# without a mask, so they get 16-byte loads without knowing n % 16; the count table's rows
+# have a stride padded to a multiple of 16 (`stride`, never 1), so its scan loads are aligned.
+@triton.jit(do_not_specialize=["n", "shift"])
+def count_kernel(keys_ptr, counts_ptr, n, stride, shift, TILE: tl.constexpr, RADIX: tl.constexpr):
     tile = tl.program_id(0)
     offs = tile.to(tl.int64) * TILE + tl.arange(0, TILE)
     mask = offs < n
-    k = tl.load(keys_ptr + offs, mask=mask, other=0, eviction_policy="evict_last")
+    if (tile.to(tl.int64) + 1) * TILE <= n:
+        k = tl.load(keys_ptr + offs, eviction_policy="evict_last")
+    else:  # the last tile
+        k = tl.load(keys_ptr + offs, mask=mask, other=0, eviction_policy="evict_last")
     d = ((k >> shift) & (RADIX - 1)).to(tl.int32)
     onehot = (d[:, None] == tl.arange(0, RADIX)[None, :]) & mask[:, None]
-    tl.store(counts_ptr + tl.arange(0, RADIX) * tiles + tile, tl.sum(onehot.to(tl.int32), axis=0))
+    tl.store(counts_ptr + tl.arange(0, RADIX) * stride + tile, tl.sum(onehot.to(tl.int32), axis=0))
 
 
-@triton.jit
-def scan_rows_kernel(counts_ptr, totals_ptr, tiles, CHUNK: tl.constexpr):
-    row = counts_ptr + tl.program_id(0).to(tl.int64) * tiles
+@triton.jit(do_not_specialize=["tiles"])
+def scan_rows_kernel(counts_ptr, totals_ptr, tiles, stride, CHUNK: tl.constexpr):
+    row = counts_ptr + tl.program_id(0).to(tl.int64) * stride
     carry = tl.zeros([], dtype=tl.int32)
-    for start in range(0, tiles, CHUNK):
+    for start in range(0, stride, CHUNK):
         offs = start + tl.arange(0, CHUNK)
-        mask = offs < tiles
-        c = tl.load(row + offs, mask=mask, other=0)
+        mask = offs < stride  # whole rows: aligned 16-byte loads and stores
+        c = tl.where(offs < tiles, tl.load(row + offs, mask=mask, other=0), 0)  # padding: 0
         tl.store(row + offs, carry + tl.cumsum(c, axis=0) - c, mask=mask)  # exclusive
         carry += tl.sum(c, axis=0)
     tl.store(totals_ptr + tl.program_id(0), carry)
@@ -56,22 +64,26 @@ def scan_totals_kernel(totals_ptr, RADIX: tl.constexpr):
     tl.store(totals_ptr + tl.arange(0, RADIX), tl.cumsum(t, axis=0) - t)  # each digit's base
 
 
-@triton.jit
+@triton.jit(do_not_specialize=["n", "shift"])
 def scatter_kernel(
-    src_k, src_v, dst_k, dst_v, counts_ptr, base_ptr, n, tiles, shift,
+    src_k, src_v, dst_k, dst_v, counts_ptr, base_ptr, n, stride, shift,
     TILE: tl.constexpr, RADIX: tl.constexpr,
 ):  # fmt: skip
     tile = tl.program_id(0)
     offs = tile.to(tl.int64) * TILE + tl.arange(0, TILE)
     mask = offs < n
-    k = tl.load(src_k + offs, mask=mask, other=0, eviction_policy="evict_first")
-    v = tl.load(src_v + offs, mask=mask, other=0, eviction_policy="evict_first")
+    if (tile.to(tl.int64) + 1) * TILE <= n:
+        k = tl.load(src_k + offs, eviction_policy="evict_first")
+        v = tl.load(src_v + offs, eviction_policy="evict_first")
+    else:
+        k = tl.load(src_k + offs, mask=mask, other=0, eviction_policy="evict_first")
+        v = tl.load(src_v + offs, mask=mask, other=0, eviction_policy="evict_first")
     d = ((k >> shift) & (RADIX - 1)).to(tl.int32)
     onehot = ((d[:, None] == tl.arange(0, RADIX)[None, :]) & mask[:, None]).to(tl.int32)
     rank = tl.sum((tl.cumsum(onehot, axis=0) - onehot) * onehot, axis=1)
     slot = (
         tl.load(base_ptr + d, mask=mask, other=0)
-        + tl.load(counts_ptr + d * tiles + tile, mask=mask, other=0)
+        + tl.load(counts_ptr + d * stride + tile, mask=mask, other=0)
         + rank
     )
     tl.store(dst_k + slot, k, mask=mask)
@@ -81,16 +93,19 @@ def scatter_kernel(
 def solve(keys: torch.Tensor, vals: torch.Tensor, n: int):
     TILE = 2048
     tiles = triton.cdiv(n, TILE)
-    counts = torch.empty(RADIX * tiles, dtype=torch.int32, device=keys.device)
+    stride = triton.cdiv(tiles, 16) * 16  # a row of the count table: tiles, then padding
+    counts = torch.empty(RADIX * stride, dtype=torch.int32, device=keys.device)
     base = torch.empty(RADIX, dtype=torch.int32, device=keys.device)
     src = (keys, vals)
     dst = (torch.empty_like(keys), torch.empty_like(vals))
     for shift in range(0, 32, RADIX_BITS):
-        count_kernel[(tiles,)](src[0], counts, n, tiles, shift, TILE=TILE, RADIX=RADIX, num_warps=8)
-        scan_rows_kernel[(RADIX,)](counts, base, tiles, CHUNK=1024)
+        count_kernel[(tiles,)](
+            src[0], counts, n, stride, shift, TILE=TILE, RADIX=RADIX, num_warps=8
+        )
+        scan_rows_kernel[(RADIX,)](counts, base, tiles, stride, CHUNK=1024)
         scan_totals_kernel[(1,)](base, RADIX=RADIX)
         scatter_kernel[(tiles,)](
-            src[0], src[1], dst[0], dst[1], counts, base, n, tiles, shift,
+            src[0], src[1], dst[0], dst[1], counts, base, n, stride, shift,
             TILE=TILE, RADIX=RADIX, num_warps=8,
         )  # fmt: skip
         src, dst = dst, src
