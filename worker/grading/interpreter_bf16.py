@@ -96,9 +96,21 @@ def install() -> bool:
 
     InterpreterBuilder.create_dot = create_dot
     InterpreterBuilder.cast_impl = cast_impl
+    if not hasattr(InterpreterBuilder, "get_bf16"):  # Triton 3.6's builder has no bf16 constant
+        InterpreterBuilder.get_bf16 = _get_bf16(TensorHandle)
     _installed = True
     log.debug("interpreter: bf16 tl.dot by value, float32 -> bf16 casts rounded to nearest")
     return True
+
+
+def _get_bf16(handle: Any) -> Any:
+    """A bf16 constant (``tl.full(..., dtype=tl.bfloat16)``, a scalar cast to bf16), rounded to
+    nearest as the GPU's constant folding does; later builders have it, 3.6's does not."""
+
+    def get_bf16(self: Any, value: float) -> Any:
+        return handle(round_to_bf16(np.array([value], dtype=np.float32)), tl.bfloat16)
+
+    return get_bf16
 
 
 _COMPARISONS = frozenset(

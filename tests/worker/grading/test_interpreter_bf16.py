@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+import triton.language as tl
 
 from worker.grading import interpreter_bf16
 
@@ -161,3 +162,17 @@ def test_bf16_arithmetic_under_the_interpreter_computes_values(tmp_path: Path) -
     assert res["sum_rel"] < 2**-8, res  # one rounding of a float32 sum
     # a reduction to a scalar stays a scalar (stored through a scalar pointer, cast after)
     assert res["scalar_sum"] and res["scalar_max"], res
+
+
+def test_a_bf16_constant_rounds_to_nearest_even_where_the_builder_lacks_one() -> None:
+    # Triton 3.6's interpreter builder has no get_bf16 (tl.full(..., dtype=tl.bfloat16) failed
+    # there as a compile_error); install() adds this one where it is missing.
+    from triton.runtime.interpreter import TensorHandle
+
+    get = interpreter_bf16._get_bf16(TensorHandle)
+    tie_down, tie_up, exact = get(None, 1.00390625), get(None, 1.01171875), get(None, -2.0)
+    assert tie_down.dtype == tl.bfloat16
+    # 1 + 2^-8 lies halfway between 1.0 (0x3F80) and 1 + 2^-7 (0x3F81): to the even one.
+    assert tie_down.data.tolist() == [0x3F80]
+    assert tie_up.data.tolist() == [0x3F82]  # halfway between 0x3F81 and 0x3F82
+    assert exact.data.tolist() == [0xC000]
