@@ -430,6 +430,24 @@ CATALOG: list[Entry] = [
         "np.add and .numpy() (the torch rule alone misses it on the CPU)",
     ),
     E(
+        "shortcuts/cupy_compute.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "CuPy adds the tensors through __cuda_array_interface__, no torch op, no kernel: the "
+        "import rule (languages/imports.py) refuses the package",
+        message="cupy runs code that is not your kernel",
+    ),
+    E(
+        "shortcuts/jax_then_triton_copy.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "jnp.add through DLPack, then a Triton copy kernel into c: the import rule refuses jax "
+        "in a Triton file",
+        message="jax runs code that is not your kernel",
+    ),
+    E(
         "shortcuts/disable_rules.py",
         "vector-add",
         "rejected",

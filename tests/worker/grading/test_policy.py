@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from worker.grading import grader, policy, problems
+from worker.grading.languages.imports import check_imports
+from worker.grading.languages.python import PythonLanguage
 from worker.grading.verdicts import Verdict
 
 REPO = Path(__file__).resolve().parents[3]
@@ -240,6 +242,8 @@ def test_every_sample_and_starter_passes(path: Path) -> None:
     lang = languages.infer(path.name, source)
     framework = lang is not None and lang.track == "framework"
     assert policy.check_python(source, forbid_library_compute=not framework) is None
+    assert isinstance(lang, PythonLanguage)  # and it imports only what its language allows
+    assert check_imports(source, lang.packages, lang.label) is None
 
 
 def _editorial_blocks() -> list[object]:

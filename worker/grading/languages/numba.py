@@ -30,6 +30,7 @@ class Numba(PythonLanguage):
     label: ClassVar[str] = "Numba"
     menu_label: ClassVar[str] = "Numba CUDA (Python)"
     markers: ClassVar[tuple[str, ...]] = ("numba",)
+    packages: ClassVar[frozenset[str]] = frozenset({"numba", "torch", "numpy"})
 
     def runner_env(self, device: str) -> dict[str, str]:
         # Numba's CUDA kernels on its simulator

@@ -70,6 +70,7 @@ class Pallas(PythonLanguage):
     label: ClassVar[str] = "Pallas"
     menu_label: ClassVar[str] = "JAX Pallas (Python)"
     markers: ClassVar[tuple[str, ...]] = ("jax",)
+    packages: ClassVar[frozenset[str]] = frozenset({"jax", "numpy"})
 
     def runner_env(self, device: str) -> dict[str, str]:
         env = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}

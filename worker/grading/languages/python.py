@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from worker.grading.languages.base import Language
+from worker.grading.languages.imports import check_imports
 from worker.grading.languages.runtime import (
     Loaded,
     Prepared,
@@ -34,6 +35,8 @@ class PythonLanguage(Language):
     comment: ClassVar[str] = "#"
     runs_on_cpu: ClassVar[bool] = True
     jit: ClassVar[bool] = True
+    # Third-party packages a submission may import besides the standard library (imports.py).
+    packages: ClassVar[frozenset[str]] = frozenset({"torch", "numpy"})
 
     def signature(self, problem: Problem) -> str:
         return f"def solve({', '.join(a.name for a in problem.args)}):"
@@ -64,6 +67,8 @@ class PythonLanguage(Language):
             refused: object = policy.check_python(
                 source, forbid_library_compute=self.library_rule(problem)
             )
+            if refused is None:
+                refused = check_imports(source, self.packages, self.label)
             if refused is None:
                 refused = self.check_source(source, problem)
             if refused is not None:

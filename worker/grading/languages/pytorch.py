@@ -19,6 +19,7 @@ class PyTorch(PythonLanguage):
     menu_label: ClassVar[str] = "PyTorch (framework track)"
     track: ClassVar[Track] = "framework"
     markers: ClassVar[tuple[str, ...]] = ("torch",)
+    packages: ClassVar[frozenset[str]] = frozenset({"torch", "triton", "numpy"})
     jit_on_cpu: ClassVar[bool] = True  # torch.compile writes and builds C++ kernels there
 
     def generate_starter(self, problem: Problem) -> str:

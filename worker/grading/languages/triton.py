@@ -18,6 +18,7 @@ class Triton(PythonLanguage):
     menu_label: ClassVar[str] = "Triton (Python)"
     precompiles: ClassVar[bool] = True
     markers: ClassVar[tuple[str, ...]] = ("triton",)
+    packages: ClassVar[frozenset[str]] = frozenset({"torch", "triton", "numpy"})
 
     def runner_env(self, device: str) -> dict[str, str]:
         return {"TRITON_INTERPRET": "1"} if device == "cpu" else {}
