@@ -115,7 +115,9 @@ DENIED_PATHS = _reasons(
 _LIBRARY_PATHS = ("torch.compile", "torch.compiler")
 _HOST = "it lets the host read or compute on tensor data: compute in your kernel instead"
 _HOST_PATHS = frozenset({"torch.from_numpy", "torch.frombuffer"})
-_HOST_ATTRS = frozenset({"numpy", "tolist", "storage", "untyped_storage", "_typed_storage"})
+_HOST_ATTRS = frozenset(
+    {"numpy", "tolist", "storage", "untyped_storage", "_typed_storage", "copy_to_host"}
+)  # copy_to_host: a Numba device array's data on the host
 
 _OS_ALLOWED = _set(
     "os.environ.get os.environ.items os.environ.keys os.environ.values os.environ.copy os.getenv "

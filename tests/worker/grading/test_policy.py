@@ -361,6 +361,12 @@ REFUSED = [
     # host views of tensor data
     ("def solve(a, b, c, n):\n    x = a.numpy()", 2, ".numpy"),
     ("def solve(a, b, c, n):\n    x = a.tolist()", 2, ".tolist"),
+    (
+        "from numba import cuda\ndef solve(a, b, c, n):\n"
+        "    x = cuda.as_cuda_array(a).copy_to_host()",
+        3,
+        ".copy_to_host",
+    ),
     ("import numpy as np\ndef solve(a, b, c, n):\n    np.add(a, b)", 3, "numpy.add"),
     ("import numpy as np\nx = np.asarray([1])", 2, "numpy.asarray"),
     ("from numpy import frombuffer", 1, "numpy.frombuffer"),
