@@ -9,7 +9,7 @@ times nobody reads (tests only check results). So:
   other.
 * **Benchmarks** (``TUNE_FULL``): the autotuner tunes as Triton does (its own benchmarker, every
   config its prune keeps) in the benchmark's first call, which is untimed and runs under the
-  compile limit (grader._call). What tests chose is forgotten first, so a benchmark size that a
+  compile limit (cases.Cases.call). What tests chose is forgotten first, so a benchmark size that a
   test size shares a key with is tuned afresh. The referee hears "tuning config i of n".
 
 The timed calls that follow find the winner in the autotuner's cache: its tuning is never part
