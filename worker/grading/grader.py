@@ -97,7 +97,7 @@ def grade(
     with tempfile.TemporaryDirectory(prefix="kerneldojo-") as tmp:
         workdir = runner.workdir if runner is not None else Path(tmp)
         session = Session(
-            problem, source, language, dev, mode, on_progress or (lambda e: None), workdir
+            Grading(problem, source, language, dev, mode, on_progress or (lambda e: None), workdir)
         )
         session.channel.runner = runner
         session.pool = pool
@@ -192,17 +192,8 @@ class Session:
     """One grading's phases, in order: validate, compile, start the runner (and calibrate on a
     GPU), load, precompile, tests, benchmarks."""
 
-    def __init__(
-        self,
-        problem: Problem,
-        source: str,
-        language: str,
-        dev: str,
-        mode: str,
-        progress: Progress,
-        workdir: Path,
-    ) -> None:
-        self.g = Grading(problem, source, language, dev, mode, progress, workdir)
+    def __init__(self, g: Grading) -> None:
+        self.g = g
         self.channel = Channel(self.g)
         self.cases = Cases(self.g, self.channel)
         self.cal = calibration.Calibration()  # measured on a GPU by _start_runner

@@ -29,6 +29,7 @@ from worker.grading.runner_client import (
     runner_env,
 )
 from worker.grading.schema import Case, Problem
+from worker.grading.session import Grading
 from worker.grading.verdicts import Verdict
 
 START_S = 180.0  # a runner's start-up under a tool: torch's import, CUDA's start, injection
@@ -51,7 +52,9 @@ class ToolRun:
         self.problem = problem
         self.workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-tool-"))
         self.workdir.chmod(0o777)
-        self.session = Session(problem, source, language, "cuda", "run", progress, self.workdir)
+        self.session = Session(
+            Grading(problem, source, language, "cuda", "run", progress, self.workdir)
+        )
         self.session.g.deadline = time.monotonic() + budget_s
         self.wrap, self.read_only, self.env = list(wrap), tuple(read_only), dict(env or {})
         self.budget_s = budget_s
