@@ -1,0 +1,64 @@
+# expect: wrong_answer
+# Bug: a skipped store. The kernel computes the softmax over columns 0 ... i of row i
+# correctly and writes it there, but leaves the columns above the diagonal alone, "since they
+# are masked". y is not zeroed before the call (the judge fills it with NaN): the masked
+# outputs must be written as 0. Only s = 1 (no column above the diagonal) passes. The fix:
+# store 0 in columns i + 1 ... s - 1.
+import math
+
+from numba import cuda, float32
+
+THREADS = 32
+
+
+@cuda.jit(device=True)
+def block_reduce(part, value, is_max):
+    t = cuda.threadIdx.x
+    part[t] = value
+    cuda.syncthreads()
+    step = THREADS // 2
+    while step > 0:
+        if t < step:
+            if is_max:
+                part[t] = max(part[t], part[t + step])
+            else:
+                part[t] += part[t + step]
+        cuda.syncthreads()
+        step //= 2
+    result = part[0]
+    cuda.syncthreads()
+    return result
+
+
+@cuda.jit
+def causal_softmax_kernel(x, scale, y, h, s, rows):
+    part = cuda.shared.array(THREADS, float32)
+    t = cuda.threadIdx.x
+    c = float32(scale[0])
+    row = cuda.blockIdx.x
+    while row < rows:
+        i = row % s
+        head = (row // s) % h
+        batch = row // (s * h)
+        m = float32(-math.inf)
+        j = t
+        while j <= i:
+            m = max(m, c * float32(x[batch, head, i, j]))
+            j += THREADS
+        m = block_reduce(part, m, True)
+        total = float32(0.0)
+        j = t
+        while j <= i:
+            total += math.exp(c * float32(x[batch, head, i, j]) - m)
+            j += THREADS
+        total = block_reduce(part, total, False)
+        j = t
+        while j <= i:
+            y[batch, head, i, j] = math.exp(c * float32(x[batch, head, i, j]) - m) / total
+            j += THREADS
+        row += cuda.gridDim.x
+
+
+def solve(x, scale, y, b, h, s):
+    rows = b * h * s
+    causal_softmax_kernel[min(rows, 65535), THREADS](x, scale, y, h, s, rows)
