@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-import importlib.util
 from types import ModuleType
+
+import torch
 
 from worker.grading import problems
 
 
 def load(slug: str) -> ModuleType:
-    path = problems.REPO_PROBLEMS / slug / "reference.py"
-    spec = importlib.util.spec_from_file_location(f"ref_{slug.replace('-', '_')}", path)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    """The judge's own loader (problems.load_reference), by slug."""
+    return problems.load_reference(problems.resolve(slug))
+
+
+def inputs(
+    mod: ModuleType, params: dict[str, int], kind: str, seed: int
+) -> dict[str, torch.Tensor]:
+    """The reference's ``generate`` on the CPU, from a fixed seed."""
+    return mod.generate(params, kind, torch.Generator().manual_seed(seed), torch.device("cpu"))

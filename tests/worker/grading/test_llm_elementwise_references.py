@@ -14,14 +14,11 @@ import torch.nn.functional as F
 
 from tests.worker.grading import reference_modules
 
-CPU = torch.device("cpu")
-
-
 _module = reference_modules.load
 
 
 def _inputs(mod: ModuleType, params: dict[str, int], kind: str) -> dict[str, torch.Tensor]:
-    return mod.generate(params, kind, torch.Generator().manual_seed(11), CPU)
+    return reference_modules.inputs(mod, params, kind, seed=11)
 
 
 @pytest.mark.parametrize("kind", ["random", "offset", "small"])

@@ -4,7 +4,6 @@ cases, and each problem's sampled reference against its full one at the position
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from types import ModuleType
 
@@ -12,22 +11,13 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from worker.grading import problems
+from tests.worker.grading import reference_modules
 
-CPU = torch.device("cpu")
-
-
-def _module(slug: str) -> ModuleType:
-    path = problems.REPO_PROBLEMS / slug / "reference.py"
-    spec = importlib.util.spec_from_file_location(f"ref_{slug.replace('-', '_')}_g", path)
-    assert spec and spec.loader
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+_module = reference_modules.load
 
 
 def _inputs(mod: ModuleType, params: dict[str, int], kind: str) -> dict[str, torch.Tensor]:
-    return mod.generate(params, kind, torch.Generator().manual_seed(11), CPU)
+    return reference_modules.inputs(mod, params, kind, seed=11)
 
 
 def _sample_agrees(mod: ModuleType, x: dict[str, torch.Tensor], params: dict[str, int]) -> None:

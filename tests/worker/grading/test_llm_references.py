@@ -13,14 +13,11 @@ import torch.nn.functional as F
 
 from tests.worker.grading import reference_modules
 
-CPU = torch.device("cpu")
-
-
 _module = reference_modules.load
 
 
 def _inputs(mod: ModuleType, params: dict[str, int], kind: str) -> dict[str, torch.Tensor]:
-    return mod.generate(params, kind, torch.Generator().manual_seed(7), CPU)
+    return reference_modules.inputs(mod, params, kind, seed=7)
 
 
 @pytest.mark.parametrize("kind", ["random", "large", "unit_scale"])
