@@ -6,15 +6,14 @@ output. Kernels launch on the default stream, which the judge times.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from worker.grading.languages.base import shapes_comment
 from worker.grading.languages.python import PythonLanguage
-from worker.grading.languages.runtime import Refused, RunContext
+from worker.grading.languages.runtime import RunContext
 
 if TYPE_CHECKING:
-    from worker.grading.schema import Case, Problem
+    from worker.grading.schema import Problem
 
 # Numba's CUDA simulator runs every GPU thread as a Python thread: about 10^4 threads a second (10^3 with syncthreads) on
 # a CI core. On the CPU, a test case runs only when its tensors have at most this many elements
@@ -22,7 +21,9 @@ if TYPE_CHECKING:
 # larger ones run only on a GPU.
 CPU_MAX_ELEMENTS = 4096
 # Element types Numba's arrays have (no bfloat16 or fp8 in NumPy or Numba).
-SUPPORTED = {"float32", "float16", "float64", "int32", "int64", "int8", "uint8", "uint32"}
+SUPPORTED = frozenset(
+    {"float32", "float16", "float64", "int32", "int64", "int8", "uint8", "uint32"}
+)
 
 
 class Numba(PythonLanguage):
@@ -31,28 +32,13 @@ class Numba(PythonLanguage):
     menu_label: ClassVar[str] = "Numba CUDA (Python)"
     markers: ClassVar[tuple[str, ...]] = ("numba",)
     packages: ClassVar[frozenset[str]] = frozenset({"numba", "torch", "numpy"})
+    dtypes: ClassVar[frozenset[str] | None] = SUPPORTED
+    dtypes_owner: ClassVar[str] = "Numba"
+    cpu_max_elements: ClassVar[int | None] = CPU_MAX_ELEMENTS
 
     def runner_env(self, device: str) -> dict[str, str]:
         # Numba's CUDA kernels on its simulator
         return {"NUMBA_ENABLE_CUDASIM": "1"} if device == "cpu" else {}
-
-    def fits(self, problem: Problem) -> bool:
-        return all(a.dtype in SUPPORTED for a in problem.args if a.is_tensor)
-
-    def runs_on_cpu_case(self, problem: Problem, case: Case) -> bool:
-        if not case.interpreter:
-            return False
-        sizes = (math.prod(problem.shape(a, case.params)) for a in problem.args if a.is_tensor)
-        return sum(sizes) <= CPU_MAX_ELEMENTS
-
-    def check(self, problem: Problem) -> None:
-        bad = sorted({a.dtype for a in problem.args if a.is_tensor and a.dtype not in SUPPORTED})
-        if bad:
-            raise Refused(
-                "compile_error",
-                f"Numba has no {', '.join(bad)} arrays: this problem cannot be solved in Numba "
-                "(use Triton, CUDA or PyTorch)",
-            )
 
     def convert(self, args: list[Any], ctx: RunContext) -> list[Any]:
         torch = ctx.torch

@@ -35,29 +35,30 @@ How the judge calls it (runner side, ``_PallasLoaded``):
 from __future__ import annotations
 
 import functools
-import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from worker.grading.languages.base import shapes_comment
 from worker.grading.languages.python import PythonLanguage
-from worker.grading.languages.runtime import Loaded, Refused, RunContext, SubmissionError
+from worker.grading.languages.runtime import Loaded, RunContext, SubmissionError
 
 if TYPE_CHECKING:
-    from worker.grading.schema import Case, Problem
+    from worker.grading.schema import Problem
 
 # JAX's 32-bit mode (its default) has no 64-bit arrays; the interpreter and DLPack cover these.
-SUPPORTED = {
-    "float32",
-    "float16",
-    "bfloat16",
-    "int32",
-    "uint32",
-    "int16",
-    "uint16",
-    "int8",
-    "uint8",
-}
+SUPPORTED = frozenset(
+    {
+        "float32",
+        "float16",
+        "bfloat16",
+        "int32",
+        "uint32",
+        "int16",
+        "uint16",
+        "int8",
+        "uint8",
+    }
+)
 # Pallas' interpreter runs a grid step as a few XLA operations on the CPU: a million-element
 # vector add in 1024-element blocks took 0.6 s a call on a CI core (JAX 0.10.2), against 0.15 s
 # for 2^18 elements. A CPU worker runs the cases whose tensors hold at most this many elements
@@ -71,6 +72,9 @@ class Pallas(PythonLanguage):
     menu_label: ClassVar[str] = "JAX Pallas (Python)"
     markers: ClassVar[tuple[str, ...]] = ("jax",)
     packages: ClassVar[frozenset[str]] = frozenset({"jax", "numpy"})
+    dtypes: ClassVar[frozenset[str] | None] = SUPPORTED
+    dtypes_owner: ClassVar[str] = "JAX (32-bit mode)"
+    cpu_max_elements: ClassVar[int | None] = CPU_MAX_ELEMENTS
 
     def runner_env(self, device: str) -> dict[str, str]:
         env = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}
@@ -82,28 +86,10 @@ class Pallas(PythonLanguage):
             env["JAX_PALLAS_USE_MOSAIC_GPU"] = "false"
         return env
 
-    def fits(self, problem: Problem) -> bool:
-        return all(a.dtype in SUPPORTED for a in problem.args if a.is_tensor)
-
-    def check(self, problem: Problem) -> None:
-        bad = sorted({a.dtype for a in problem.args if a.is_tensor and a.dtype not in SUPPORTED})
-        if bad:
-            raise Refused(
-                "compile_error",
-                f"JAX (32-bit mode) has no {', '.join(bad)} arrays: this problem cannot be solved "
-                "in Pallas (use Triton, CUDA or PyTorch)",
-            )
-
     def check_source(self, source: str, problem: Problem) -> object | None:
         from worker.grading.languages import pallas_rules
 
         return pallas_rules.check_source(source)
-
-    def runs_on_cpu_case(self, problem: Problem, case: Case) -> bool:
-        if not case.interpreter:
-            return False
-        sizes = (math.prod(problem.shape(a, case.params)) for a in problem.args if a.is_tensor)
-        return sum(sizes) <= CPU_MAX_ELEMENTS
 
     def load(self, path: Path, ctx: RunContext) -> Loaded:
         from worker.grading.languages.runtime import import_solve

@@ -9,6 +9,7 @@ return None (destination-passing style).
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -24,7 +25,7 @@ from worker.grading.languages.runtime import (
 )
 
 if TYPE_CHECKING:
-    from worker.grading.schema import Problem
+    from worker.grading.schema import Case, Problem
 
 SOURCE = "solution.py"
 
@@ -37,12 +38,42 @@ class PythonLanguage(Language):
     jit: ClassVar[bool] = True
     # Third-party packages a submission may import besides the standard library (imports.py).
     packages: ClassVar[frozenset[str]] = frozenset({"torch", "numpy"})
+    # Tensor element types the language's arrays have (None: all); a problem with another is
+    # refused, naming ``dtypes_owner`` ("Numba has no bfloat16 arrays").
+    dtypes: ClassVar[frozenset[str] | None] = None
+    dtypes_owner: ClassVar[str] = ""
+    # On the CPU, a test case runs only when its tensors hold at most this many elements in all
+    # (None: no limit of the language's own); the larger ones run only on a GPU.
+    cpu_max_elements: ClassVar[int | None] = None
 
     def signature(self, problem: Problem) -> str:
         return f"def solve({', '.join(a.name for a in problem.args)}):"
 
+    def fits(self, problem: Problem) -> bool:
+        return not self._missing_dtypes(problem)
+
     def check(self, problem: Problem) -> None:
         """A problem this language cannot express (Refused), before the source is read."""
+        bad = self._missing_dtypes(problem)
+        if bad:
+            raise Refused(
+                "compile_error",
+                f"{self.dtypes_owner} has no {', '.join(bad)} arrays: this problem cannot be "
+                f"solved in {self.label} (use Triton, CUDA or PyTorch)",
+            )
+
+    def _missing_dtypes(self, problem: Problem) -> list[str]:
+        if self.dtypes is None:
+            return []
+        return sorted({a.dtype for a in problem.args if a.is_tensor and a.dtype not in self.dtypes})
+
+    def runs_on_cpu_case(self, problem: Problem, case: Case) -> bool:
+        if not super().runs_on_cpu_case(problem, case):
+            return False
+        if self.cpu_max_elements is None:
+            return True
+        sizes = (math.prod(problem.shape(a, case.params)) for a in problem.args if a.is_tensor)
+        return sum(sizes) <= self.cpu_max_elements
 
     def check_source(self, source: str, problem: Problem) -> object | None:
         """This language's own static rule, after the shared policy: a violation (its ``str`` is
