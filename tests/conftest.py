@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
+import subprocess
+import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,6 +24,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def grade_cli(problem: Path, source: Path, *options: str) -> dict[str, Any]:
+    """``kerneldojo grade PROBLEM SOURCE --device cpu --json [OPTIONS]``'s result (exit 0)."""
+    kerneldojo = str(Path(sys.executable).parent / "kerneldojo")
+    cmd = [kerneldojo, "grade", str(problem), str(source), "--device", "cpu", *options, "--json"]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return dict(json.loads(r.stdout))
 
 
 @pytest.fixture(scope="session", params=["sqlite", "postgresql"])

@@ -9,10 +9,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURE_PROBLEMS, ROOT
+from tests.conftest import FIXTURE_PROBLEMS, ROOT, grade_cli
 from tests.samples import VECTOR_ADD
 
 KERNELDOJO = str(Path(sys.executable).parent / "kerneldojo")
@@ -31,16 +32,8 @@ HANGS = VECTOR_ADD.replace(
 )
 
 
-def grade(problem: Path, source: Path) -> dict[str, object]:
-    r = subprocess.run(
-        [KERNELDOJO, "grade", str(problem), str(source), "--device", "cpu", "--json"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert r.returncode == 0, r.stderr
-    return dict(json.loads(r.stdout))
+def grade(problem: Path, source: Path) -> dict[str, Any]:
+    return grade_cli(problem, source)
 
 
 def test_prints_reach_the_result(tmp_path: Path) -> None:

@@ -4,13 +4,11 @@ result or on demand (``--mode sanitize``), with the submission's line."""
 
 from __future__ import annotations
 
-import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import FIXTURE_PROBLEMS, ROOT
+from tests.conftest import FIXTURE_PROBLEMS, grade_cli
 from tests.samples import VECTOR_ADD
 
 KERNELDOJO = str(Path(sys.executable).parent / "kerneldojo")
@@ -32,25 +30,7 @@ def line_of(source: str, text: str) -> int:
 def grade(tmp_path: Path, source: str, mode: str = "run") -> dict[str, Any]:
     src = tmp_path / "solution.py"
     src.write_text(source)
-    r = subprocess.run(
-        [
-            KERNELDOJO,
-            "grade",
-            str(FIXTURE_PROBLEMS / "toy-add"),
-            str(src),
-            "--device",
-            "cpu",
-            "--mode",
-            mode,
-            "--json",
-        ],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
-    assert r.returncode == 0, r.stderr
-    return dict(json.loads(r.stdout))
+    return grade_cli(FIXTURE_PROBLEMS / "toy-add", src, "--mode", mode)
 
 
 def test_unmasked_store_is_wrong_with_its_line(tmp_path: Path) -> None:
