@@ -52,12 +52,21 @@ class Guarded:
     back: Any  # uint8 view of the guard after it
 
 
+# Each buffer's guards hold the pattern from its own offset (odd, so no element of one buffer's
+# guard lines up with the same bytes in another's). With one pattern for all, a kernel that
+# copies what it reads past the end of an input to the same place past the end of an output (a
+# LayerNorm whose rows overrun with rstd = 0 writes beta's guard bytes into y's) left y's guard
+# byte for byte as it was: the write went unseen (H100, 2026-11-25g).
+SHIFT = 4099
+
+
 class Pattern:
     """A secret byte pattern, new for every call, written into every guard of the call."""
 
     def __init__(self, device: str) -> None:
         self.device = device
         self.bytes: Any = None
+        self.offsets: dict[str, int] = {}
 
     def fill(self, buffers: Iterable[Guarded]) -> None:
         import torch
@@ -68,21 +77,30 @@ class Pattern:
             return
         gen = torch.Generator(device=self.device)
         gen.manual_seed(secrets.randbits(62))
+        self.offsets = {b.name: i * SHIFT for i, b in enumerate(bufs)}
         self.bytes = torch.randint(
-            0, 256, (size,), dtype=torch.uint8, generator=gen, device=self.device
+            0,
+            256,
+            (size + SHIFT * len(bufs),),
+            dtype=torch.uint8,
+            generator=gen,
+            device=self.device,
         )
         for b in bufs:
-            n = b.front.numel()
-            b.front.copy_(self.bytes[:n])
-            b.back.copy_(self.bytes[:n])
+            want = self._want(b)
+            b.front.copy_(want)
+            b.back.copy_(want)
+
+    def _want(self, b: Guarded) -> Any:
+        start = self.offsets[b.name]
+        return self.bytes[start : start + b.front.numel()]
 
     def check(self, buffers: Iterable[Guarded]) -> str | None:
         """A learner's message for the first buffer whose guards were written, or None."""
         if self.bytes is None:
             return None
         for b in buffers:
-            n = b.front.numel()
-            want = self.bytes[:n]
+            want = self._want(b)
             if not _equal(b.back, want):
                 return _past_end(b, _first_change(b.back, want, last=False))
             if not _equal(b.front, want):

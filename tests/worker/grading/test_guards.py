@@ -45,6 +45,27 @@ def solve(a, b, c, n):
     add_kernel[(triton.cdiv(n, 1024),)](a, b, c, n, BLOCK=1024)
 """
 
+# Right in bounds; past the end it copies what it reads past the end of a into c (as a
+# LayerNorm whose overrunning rows get rstd = 0 writes beta's guard into y's): with one pattern
+# for every guard the write left c's guard as it was and the kernel was accepted.
+COPIES_A_GUARD = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(a_ptr, b_ptr, c_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    inside = offs < n
+    a = tl.load(a_ptr + offs, mask=offs < n + 64)
+    b = tl.load(b_ptr + offs, mask=inside, other=0.0)
+    tl.store(c_ptr + offs, a + b, mask=offs < n + 64)
+
+
+def solve(a, b, c, n):
+    add_kernel[(triton.cdiv(n, 1024),)](a, b, c, n, BLOCK=1024)
+"""
+
 # One program per block of 4 rows, no row mask: rows past the last one are written.
 SOFTMAX_NO_ROW_MASK = """
 import triton
@@ -103,6 +124,17 @@ def test_every_write_outside_the_buffer_is_found(tmp_path: Path) -> None:
     assert buf.tensor.data_ptr() % 16 == 0
 
 
+def test_no_two_buffers_share_their_guard_bytes(tmp_path: Path) -> None:
+    a = buffers.create((10,), "float32", "cpu", tmp_path, "a")
+    c = buffers.create((10,), "float32", "cpu", tmp_path, "c")
+    ga, gc = _guarded(a, "a", ("n",)), _guarded(c, "c", ("n",))
+    pattern = guards.Pattern("cpu")
+    pattern.fill([ga, gc])
+    assert not torch.equal(a.back[:64], c.back[:64])
+    c.back[:64] = a.back[:64]  # a copy of a's guard into c's is a write
+    assert "c: wrote past the end" in (pattern.check([ga, gc]) or "")
+
+
 def test_the_pattern_changes_with_every_call(tmp_path: Path) -> None:
     buf = buffers.create((10,), "float32", "cpu", tmp_path, "c")
     g = _guarded(buf, "c", ("n",))
@@ -120,8 +152,9 @@ def test_the_pattern_changes_with_every_call(tmp_path: Path) -> None:
         ("vector-add", UNMASKED_ADD, "c: wrote past the end, at c[n]"),
         ("vector-add", BEFORE_START, "c: wrote before the start, at c[-1]"),
         ("softmax", SOFTMAX_NO_ROW_MASK, "y: wrote past the end, at y[rows"),
+        ("vector-add", COPIES_A_GUARD, "c: wrote past the end, at c[n]"),
     ],
-    ids=["no-tail-mask", "before-start", "no-row-mask"],
+    ids=["no-tail-mask", "before-start", "no-row-mask", "copies-an-input-guard"],
 )
 def test_out_of_bounds_writes_are_wrong_answers(problem: str, source: str, expected: str) -> None:
     p = problems.resolve(problem)
