@@ -166,6 +166,15 @@ def _measure(unit: str) -> float:
         return best
     n = 8192
     best = 0.0
+    if unit == "int8":
+        # Hopper's (and Ada's) tensor cores run int8 at fp8's rate, but cuBLASLt's int8 GEMM
+        # reaches 911 TOPS on an H100 where its fp8 GEMM reaches 1402 and a Triton int8 kernel
+        # 1258 (2026-11-25g): torch's int8 product is not the roof. Where the GPU has fp8,
+        # its ceiling stands for int8's.
+        try:
+            best = ceiling("fp8")
+        except RuntimeError:  # no fp8 tensor cores (before Hopper and Ada): int8's own figure
+            best = 0.0
     for product in products(unit, n, "cuda"):
         old = torch.backends.cuda.matmul.allow_tf32
         torch.backends.cuda.matmul.allow_tf32 = unit == "tf32"
@@ -230,25 +239,39 @@ def products(unit: str, n: int, device: str) -> list[Product]:
     return [Product(lambda: a @ b, a, b)]
 
 
-def ceiling(unit: str) -> float:
-    """The measured ceiling for 'copy' (bytes/s) or a compute unit (FLOP/s), cached per GPU."""
+def ceiling(unit: str, again: bool = False) -> float:
+    """The measured ceiling for 'copy' (bytes/s) or a compute unit (FLOP/s), cached per GPU.
+
+    A ceiling measured while other work shared the GPU (another worker's grading, a second
+    process) reads low: 169 TFLOP/s for TF32 on an H100 whose quiet figure is ~400
+    (2026-11-25g), and an honest matmul then "beat the speed of light". ``again`` measures once
+    more and keeps the larger figure: the referee does so before it calls a time impossible, so a
+    low first reading costs a re-measure, never a wrong verdict."""
     import torch
 
-    # "v3": the copy ceiling became the best of several patterns and sizes (bandwidth.py), 2026-11-23.
-    key = f"{torch.cuda.get_device_name()}|torch {torch.__version__}|v3"
+    # "v4": int8's ceiling is at least fp8's (_measure), 2026-11-25g.
+    key = f"{torch.cuda.get_device_name()}|torch {torch.__version__}|v4"
     path = cache_file()
-    data: dict[str, dict[str, float]] = {}
-    if path.exists():
+
+    def read() -> dict[str, dict[str, float]]:
         try:
-            data = json.loads(path.read_text())
+            return dict(json.loads(path.read_text())) if path.exists() else {}
         except (OSError, ValueError):
-            data = {}
+            return {}
+
+    known = read().get(key, {})
+    if unit in known and not again:
+        return known[unit]
+    measured = _measure(unit)  # may measure another unit first (int8 asks fp8's)
+    # Give back the operands' memory: a referee measuring again mid-grading must not hold it
+    # (where NVML cannot see the runner, the device's used memory is charged to the runner).
+    torch.cuda.empty_cache()
+    data = read()
     entry = data.setdefault(key, {})
-    if unit not in entry:
-        entry[unit] = _measure(unit)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(json.dumps(data, indent=2))
-        except OSError:
-            pass
+    entry[unit] = max(entry.get(unit, 0.0), known.get(unit, 0.0), measured)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(data, indent=2))
+    except OSError:
+        pass
     return entry[unit]
