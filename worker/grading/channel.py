@@ -155,7 +155,9 @@ class Channel:
                 Verdict.MEMORY_LIMIT_EXCEEDED,
                 f"the submission held {extra} MiB of GPU memory {when}; this problem allows "
                 f"{budget} MiB of scratch beyond the judge's buffers (free what you allocate, or "
-                "allocate less)",
+                "allocate less). Kernels count too: one whose registers spill has local memory "
+                "reserved for every thread the GPU can hold (a whole 65 536-wide row in one "
+                "block spills gigabytes); loop over such rows in chunks",
             )
 
     def close(self) -> None:
