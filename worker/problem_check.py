@@ -50,7 +50,9 @@ def _grade(p: Problem, s: SampleSolution, device: str, mode: str, pool: Any) -> 
     from worker.grading import grader
 
     t0 = time.monotonic()
-    # A check of declared verdicts: no sanitizer run after each declared failure (grader.grade).
+    # A check of declared verdicts: no sanitizer run after each declared failure, and no test
+    # case after the first that fails (grader.grade): the verdict and the first failure's
+    # message, which is what a sample declares, are the same.
     res = grader.grade(
         p,
         s.path.read_text(encoding="utf-8"),
@@ -59,6 +61,7 @@ def _grade(p: Problem, s: SampleSolution, device: str, mode: str, pool: Any) -> 
         mode=mode,
         pool=pool,
         sanitize=False,
+        all_cases=False,
     )
     seconds = time.monotonic() - t0
     expected = s.expected

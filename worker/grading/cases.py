@@ -254,14 +254,18 @@ class Cases:
             )
             if not ok:
                 failed.append(case.name)
+                if not g.all_cases:
+                    break
         self.ch.activity = None
         g.phase("tests", t0)
         if failed:
             first = next(c for c in g.result.cases if not c.passed)
-            raise Stop(
-                Verdict.WRONG_ANSWER,
-                f"{len(failed)} of {len(cases)} cases failed; first: {first.name}: {first.message}",
+            counted = (
+                f"{len(failed)} of {len(cases)} cases failed"
+                if g.all_cases
+                else f"case {len(g.result.cases)} of {len(cases)} failed (the rest not run)"
             )
+            raise Stop(Verdict.WRONG_ANSWER, f"{counted}; first: {first.name}: {first.message}")
 
 
 def bind_args(

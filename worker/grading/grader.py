@@ -79,6 +79,7 @@ def grade(
     static_policy: bool = True,
     report_dir: Path | None = None,
     sanitize: bool | None = None,
+    all_cases: bool = True,
 ) -> GradeResult:
     """Grade ``source`` (Triton .py or CUDA .cu text). Never raises for a bad submission.
 
@@ -87,13 +88,18 @@ def grade(
     ``mode``: "submit" (tests, benchmarks), "run" (tests), "sanitize" (tests, then the failing
     or first case under a sanitizer), "profile" (one run under Nsight Compute, kept in
     ``report_dir``): profile/. ``sanitize=False`` (or ``KERNELDOJO_SANITIZE=0`` when not given):
-    no sanitizer run after a failure, for checks of declared verdicts, where it only costs time."""
+    no sanitizer run after a failure, for checks of declared verdicts, where it only costs time.
+    ``all_cases=False``: the tests stop at the first failing case, for the same checks."""
     dev = resolve_device(device)
     if mode == "profile":
         return _profile(problem, source, language, dev, on_progress, report_dir)
     if dev == "cuda":
         tritoncache.shared_dir()  # this process's Triton cache, before it compiles anything
-    runner = pool.acquire() if pool is not None and pool.device == dev else None
+    # A language that does not run on the CPU is only compiled there: a pooled runner taken for
+    # it would be retired unused, its imports (2-3 s of a CI core) wasted.
+    lang = languages.get(language)
+    runs = dev != "cpu" or lang is None or lang.runs_on_cpu
+    runner = pool.acquire() if pool is not None and pool.device == dev and runs else None
     with tempfile.TemporaryDirectory(prefix="kerneldojo-") as tmp:
         workdir = runner.workdir if runner is not None else Path(tmp)
         session = Session(
@@ -102,6 +108,7 @@ def grade(
         session.channel.runner = runner
         session.pool = pool
         session.static_policy = static_policy
+        session.g.all_cases = all_cases
         try:
             result = session.run()
             if sanitize is None:

@@ -52,6 +52,9 @@ class Grading:
         )
         self.lang: languages.Language = languages.default()  # grader's validate_source sets it
         self.deadline = time.monotonic() + problem.limits.total_s
+        # False: the tests stop at the first failing case (a check of declared verdicts needs
+        # no more; a learner is told how many cases failed).
+        self.all_cases = True
 
     def phase(self, name: str, t0: float) -> None:
         self.result.phases[name] = round(
