@@ -2,8 +2,10 @@
 
 Rows up to 16384 wide (the benchmark's 4096 among them) take a fused single pass: a program
 loads a [BLOCK_M, BLOCK_N] tile holding BLOCK_M whole rows into registers, takes the mean,
-centres, takes the variance of the centred values (exact two-pass statistics, from
-registers), normalizes and stores. x is read once and y written once; gamma and beta are
+centres, corrects the centring by what the centred values still sum to (the mean's own
+rounding: on rows of ±256 + N(0, 1) it moved outputs near zero by 3x their tolerance on an
+H100), takes the variance of the centred values (two-pass statistics, from registers),
+normalizes and stores. x is read once and y written once; gamma and beta are
 loaded once per program and stay in L1/L2. Short rows are packed several to a program so
 each program still moves a few thousand elements.
 
@@ -32,6 +34,9 @@ def layernorm_fused(x_ptr, gamma_ptr, beta_ptr, y_ptr, m, n, eps, BLOCK_M: tl.co
     x = tl.load(x_ptr + offs, mask=mask, other=0.0, eviction_policy="evict_first").to(tl.float32)
     mean = tl.sum(x, axis=1) / n
     d = tl.where(mask, x - mean[:, None], 0.0)
+    # The mean is only as good as fp32 near the row's level (half an ulp of 256 is 1.5e-5, and
+    # the GPU's fast division adds more): subtract what the centred values still sum to.
+    d = tl.where(mask, d - (tl.sum(d, axis=1) / n)[:, None], 0.0)
     rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=1) / n + eps)
     g = tl.load(gamma_ptr + cols, mask=col_mask, other=0.0).to(tl.float32)
     b = tl.load(beta_ptr + cols, mask=col_mask, other=0.0).to(tl.float32)

@@ -13,19 +13,30 @@ import triton.language as tl
 
 @triton.jit
 def layernorm_bf16_centre(x_ptr, gamma_ptr, beta_ptr, y_ptr, n, eps, BLOCK: tl.constexpr):
+    # One program per row, in chunks: a mean pass, a variance pass, a write pass.
     row = tl.program_id(0).to(tl.int64)
-    cols = tl.arange(0, BLOCK)
-    mask = cols < n
-    xb = tl.load(x_ptr + row * n + cols, mask=mask, other=0.0)
-    mean = (tl.sum(xb.to(tl.float32), axis=0) / n).to(tl.bfloat16)
-    d = (xb - mean).to(tl.float32)  # BUG: the subtraction rounds to bfloat16
-    d = tl.where(mask, d, 0.0)
-    rstd = 1.0 / tl.sqrt(tl.sum(d * d, axis=0) / n + eps)
-    g = tl.load(gamma_ptr + cols, mask=mask, other=0.0).to(tl.float32)
-    b = tl.load(beta_ptr + cols, mask=mask, other=0.0).to(tl.float32)
-    tl.store(y_ptr + row * n + cols, (d * rstd * g + b).to(tl.bfloat16), mask=mask)
+    x_row = x_ptr + row * n
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        acc += tl.load(x_row + offs, mask=offs < n, other=0.0).to(tl.float32)
+    mean = (tl.sum(acc, axis=0) / n).to(tl.bfloat16)
+    acc = tl.zeros([BLOCK], dtype=tl.float32)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        xb = tl.load(x_row + offs, mask=offs < n, other=0.0)
+        d = tl.where(offs < n, (xb - mean).to(tl.float32), 0.0)  # BUG: rounds to bfloat16
+        acc += d * d
+    rstd = 1.0 / tl.sqrt(tl.sum(acc, axis=0) / n + eps)
+    for start in range(0, n, BLOCK):
+        offs = start + tl.arange(0, BLOCK)
+        mask = offs < n
+        d = (tl.load(x_row + offs, mask=mask, other=0.0) - mean).to(tl.float32)
+        g = tl.load(gamma_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        b = tl.load(beta_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        tl.store(y_ptr + row * n + offs, (d * rstd * g + b).to(tl.bfloat16), mask=mask)
 
 
 def solve(x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, y: torch.Tensor, m: int, n: int):
-    BLOCK = triton.next_power_of_2(n)
-    layernorm_bf16_centre[(m,)](x, gamma, beta, y, n, 1e-5, BLOCK=BLOCK)
+    block = min(triton.next_power_of_2(n), 2048)
+    layernorm_bf16_centre[(m,)](x, gamma, beta, y, n, 1e-5, BLOCK=block)
