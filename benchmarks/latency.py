@@ -185,6 +185,11 @@ def main() -> None:
         action="store_true",
         help="with --suite: also the editorial of every other problem in problems/",
     )
+    ap.add_argument(
+        "--only",
+        action="append",
+        help="with --suite: only these problems (warm-up included); repeat for more",
+    )
     ap.add_argument("--count", type=int, default=50)
     ap.add_argument("--resubmit", type=int, default=0)
     ap.add_argument("--device", default="auto")
@@ -210,6 +215,7 @@ def main() -> None:
         warmed = warmup.warm(
             lambda p, src: str(grader.grade(p, src, "triton", device=dev, pool=pool).verdict),
             warmup.Gate(),
+            only=ns.only,
         )
         print(f"warm-up {time.monotonic() - t0:.1f}s {warmed}", flush=True)
         time.sleep(ns.gap)
@@ -220,6 +226,8 @@ def main() -> None:
             ed = warmup.editorial(q)
             if q.slug not in seen and ed is not None:
                 entries.append((q.slug, ed))
+    if ns.only:
+        entries = [(slug, which) for slug, which in entries if slug in ns.only]
     results = []
     for slug, which in entries:
         p = problems.resolve(slug)

@@ -370,6 +370,7 @@ def main() -> None:
     ap.add_argument("--script-timeout", type=float, default=600.0, help="seconds per script phase")
     ap.add_argument("--problem", action="append", help="only these problem slugs")
     ap.add_argument("--sample", action="append", help="only samples whose file name contains this")
+    ap.add_argument("--language", action="append", help="only samples in this language")
     ap.add_argument(
         "--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)"
     )
@@ -389,15 +390,14 @@ def main() -> None:
     for e in report.errors:
         print(f"INVALID PROBLEM: {e}")
     probs = [p for p in report.problems if not ns.problem or p.slug in ns.problem]
-    if ns.sample:
+    if ns.sample or ns.language:
         import dataclasses
 
-        probs = [
-            dataclasses.replace(
-                p, samples=tuple(s for s in p.samples if any(x in s.path.name for x in ns.sample))
-            )
-            for p in probs
-        ]
+        def wanted(s: Any) -> bool:
+            named = not ns.sample or any(x in s.path.name for x in ns.sample)
+            return named and (not ns.language or s.language in ns.language)
+
+        probs = [dataclasses.replace(p, samples=tuple(filter(wanted, p.samples))) for p in probs]
     info = env_info()
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)
