@@ -75,6 +75,7 @@ TOP_LEVEL = (
     "sandbox_start",
     "calibrate",
     "load",
+    "precompile",
     "tests",
     "settle",
     "benchmark",

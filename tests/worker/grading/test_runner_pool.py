@@ -4,6 +4,7 @@ and used runners are reaped in the background (CPU runners: the protocol is the 
 from __future__ import annotations
 
 import os
+import threading
 import time
 
 import pytest
@@ -72,6 +73,7 @@ def test_the_idle_warmer_starts_a_spare_only_between_gradings() -> None:
     pool = RunnerPool("cpu", size=1)
     try:
         used = pool.acquire()  # a grading starts; its replacement imports meanwhile
+        pool.refilled()
         spare = pool._ready[0]
         _wait_imported(pool)
         pool.warm_if_idle()  # the idle thread's round (a GPU pool's thread calls it)
@@ -82,4 +84,36 @@ def test_the_idle_warmer_starts_a_spare_only_between_gradings() -> None:
         pool.done()  # a stray second call never goes below zero
         assert pool._busy == 0
     finally:
+        pool.close()
+
+
+def test_the_replacement_is_spawned_off_the_submissions_path() -> None:
+    """acquire() hands over a runner without waiting for its replacement's process to start;
+    the replacement arrives in the background, and none is spawned once the pool is closed."""
+    pool = RunnerPool("cpu", size=1)
+    spawn = pool._fill
+    gate = threading.Event()
+
+    def slow_fill() -> None:
+        assert gate.wait(START_S)
+        spawn()
+
+    pool._fill = slow_fill  # type: ignore[method-assign]
+    try:
+        used = pool.acquire()
+        assert used.proc.popen.poll() is None and not pool._ready  # handed over, none yet
+        gate.set()
+        pool.refilled(START_S)
+        assert len(pool._ready) == 1 and pool._ready[0] is not used
+        pool.retire(used)
+        pool.done()
+        gate.clear()
+        second = pool.acquire()
+        pool.close()  # closed while the replacement waits to be spawned
+        gate.set()
+        pool.refilled(START_S)
+        assert not pool._ready
+        second.close()
+    finally:
+        gate.set()
         pool.close()
