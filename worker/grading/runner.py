@@ -235,6 +235,8 @@ class Runner:
                 from worker.grading.profile import bounds
 
                 warnings = interpreter.call_warnings()
+                if self.loaded is not None:  # the language's own (Pallas' GPU lowering)
+                    warnings += self.loaded.take_warnings()
                 findings = bounds.take_findings()
             self.reply(messages.Done(op="done", warnings=warnings, findings=findings))
         else:

@@ -28,6 +28,8 @@ How the judge calls it (runner side, ``_PallasLoaded``):
   (``plgpu.load(ref, mask=..., other=...)``, ``plgpu.store(ref, value, mask=...)``). The
   interpreter pads edge blocks instead, so a missing store mask passes on the CPU; on a GPU it
   writes past the end of JAX's own output buffer, which the judge's guard bands do not cover.
+* A CPU worker also lowers ``solve`` for a GPU at each new size (pallas_lowering.py, no GPU
+  needed): what the interpreter ran but Triton's lowering refuses is a warning on the result.
 * XLA preallocates 75% of GPU memory by default: off (``XLA_PYTHON_CLIENT_PREALLOCATE``), so the
   memory a submission uses is what it allocates, as for the other languages.
 """
@@ -35,6 +37,7 @@ How the judge calls it (runner side, ``_PallasLoaded``):
 from __future__ import annotations
 
 import functools
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -44,6 +47,8 @@ from worker.grading.languages.runtime import Loaded, RunContext, SubmissionError
 
 if TYPE_CHECKING:
     from worker.grading.schema import Problem
+
+log = logging.getLogger(__name__)
 
 # JAX's 32-bit mode (its default) has no 64-bit arrays; the interpreter and DLPack cover these.
 SUPPORTED = frozenset(
@@ -185,7 +190,8 @@ def _import_jax(device: str) -> Any:
 
         @functools.wraps(original)
         def pallas_call(*args: Any, **kwargs: Any) -> Any:
-            kwargs["interpret"] = interpret
+            # Read at each call: the GPU lowering check flips it (pallas_lowering.gpu_lowering).
+            kwargs["interpret"] = pallas_call.kerneldojo_interpret  # type: ignore[attr-defined]
             return original(*args, **kwargs)
 
         pallas_call.kerneldojo_interpret = interpret  # type: ignore[attr-defined]
@@ -198,6 +204,9 @@ class _PallasLoaded(Loaded):
         self.solve, self.ctx, self.jax = solve, ctx, jax
         self.compiled: dict[tuple[Any, ...], Any] = {}
         self.pending: list[Any] = []  # the last call's results, until synchronize
+        self.notes: list[str] = []  # warnings for the result (take_warnings)
+        # On a CPU worker, each new size is also lowered for a GPU, until one fails (_lowers).
+        self.check_lowering = ctx.device == "cpu"
 
     def _roles(self, args: list[Any]) -> list[str]:
         if len(self.ctx.roles) == len(args):
@@ -267,7 +276,32 @@ class _PallasLoaded(Loaded):
                     f"solve returned output {i + 1} with shape {tuple(got.shape)} {got.dtype}; "
                     f"the problem wants {tuple(want.shape)} {want_dtype}",
                 )
-        return traced.lower().compile()
+        compiled = traced.lower().compile()
+        if self.check_lowering:
+            self._lowers(
+                call, arrays, [int(a) for a, r in zip(args, roles, strict=True) if r == "int"]
+            )
+        return compiled
+
+    def _lowers(self, call: Any, arrays: list[Any], sizes: list[int]) -> None:
+        """Whether ``call`` would lower on a GPU worker (pallas_lowering.py): a warning on the
+        result if not. What the interpreter ran is graded as it ran; nothing here is a verdict."""
+        from worker.grading.languages import pallas_lowering
+        from worker.grading.languages.python import SOURCE
+
+        try:
+            shapes = [self.jax.ShapeDtypeStruct(a.shape, a.dtype) for a in arrays]  # no device
+            error = pallas_lowering.lowering_error(call, shapes, source=SOURCE)
+        except Exception as e:  # the check's own failure says nothing about the submission
+            log.warning("the GPU lowering check failed: %s", e)
+            error = None
+        if error is not None:
+            self.notes.append(pallas_lowering.warning(error, sizes))
+            self.check_lowering = False  # one warning says it; later sizes need not repeat it
+
+    def take_warnings(self) -> list[str]:
+        notes, self.notes = self.notes, []
+        return notes
 
     def synchronize(self) -> None:
         pending, self.pending = self.pending, []

@@ -72,6 +72,10 @@ class Loaded:
     def synchronize(self) -> None:
         """Wait for the submission's device work; raise SubmissionError for its errors."""
 
+    def take_warnings(self) -> list[str]:
+        """Notes for the result since the last call (a CPU worker's: what a GPU would refuse)."""
+        return []
+
 
 def submission_traceback(e: BaseException, filename: str) -> str:
     """The traceback frames in the learner's own file, then the error: no harness internals."""
