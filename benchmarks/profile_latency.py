@@ -37,7 +37,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from worker.grading import grader, problems  # noqa: E402
+from worker.grading.profile import spare, tools  # noqa: E402
 from worker.grading.results import GradeResult  # noqa: E402
+from worker.grading.runner_client import RunnerPool  # noqa: E402
 
 PROFILE_TARGET_S = 15.0
 SANITIZE_TARGET_S = 10.0
@@ -59,12 +61,19 @@ FAILING = (
 )
 
 
+# The worker's runner pool: it holds the runner kept started under ncu (profile/spare.py) as a
+# worker's does; KERNELDOJO_PROFILE_SPARE=0 measures profiles that start their own.
+POOL: RunnerPool | None = None
+
+
 def _grade(slug: str, path: Path, mode: str, report_dir: Path) -> tuple[GradeResult, float]:
     problem = problems.resolve(slug)
     lang = "cuda" if path.suffix == ".cu" else "triton"
+    if POOL is not None:  # a learner's request finds the worker idle: its spares started
+        POOL.settle(300.0)
     t0 = time.monotonic()
     res = grader.grade(
-        problem, path.read_text(), lang, device="cuda", mode=mode, report_dir=report_dir
+        problem, path.read_text(), lang, device="cuda", mode=mode, report_dir=report_dir, pool=POOL
     )
     return res, time.monotonic() - t0
 
@@ -173,11 +182,17 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", type=Path, help="write every figure here")
     args = ap.parse_args()
+    global POOL
+    POOL = RunnerPool("cuda")
+    spare.replenish(POOL, tools.ncu_path())  # as the worker does when it starts (tasks.py)
     report_dir = Path(tempfile.mkdtemp(prefix="kerneldojo-profiles-"))
-    profiled = profile_latency(args.repeat, report_dir)
-    sanitized = sanitize_latency(report_dir)
-    dram = dram_agreement(report_dir)
-    hinted = hints_on_samples(report_dir)
+    try:
+        profiled = profile_latency(args.repeat, report_dir)
+        sanitized = sanitize_latency(report_dir)
+        dram = dram_agreement(report_dir)
+        hinted = hints_on_samples(report_dir)
+    finally:
+        POOL.close()
     targets = {
         f"profile ready <= {PROFILE_TARGET_S:.0f} s": all(r["ok"] for r in profiled),
         f"sanitize <= {SANITIZE_TARGET_S:.0f} s": all(r["ok"] for r in sanitized),

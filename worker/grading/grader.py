@@ -92,7 +92,7 @@ def grade(
     ``all_cases=False``: the tests stop at the first failing case, for the same checks."""
     dev = resolve_device(device)
     if mode == "profile":
-        return _profile(problem, source, language, dev, on_progress, report_dir)
+        return _profile(problem, source, language, dev, on_progress, report_dir, pool)
     if dev == "cuda":
         tritoncache.shared_dir()  # this process's Triton cache, before it compiles anything
     # A language that does not run on the CPU is only compiled there: a pooled runner taken for
@@ -147,6 +147,7 @@ def _profile(
     dev: str,
     on_progress: Progress | None,
     report_dir: Path | None,
+    pool: RunnerPool | None = None,
 ) -> GradeResult:
     """Profile mode (profile/profiler.py): a GPU worker only; never an internal error."""
     from worker.grading.profile import profiler, tools
@@ -161,7 +162,9 @@ def _profile(
         return res
     progress = on_progress or (lambda e: None)
     try:
-        return profiler.run(problem, source, language, progress, report_dir or tools.report_dir())
+        return profiler.run(
+            problem, source, language, progress, report_dir or tools.report_dir(), pool
+        )
     except Exception as e:  # a bug of ours: the learner gets a message, the log the trace
         log.exception("internal error profiling %s", problem.slug)
         res = GradeResult(Verdict.NOT_RUN, problem.slug, language, "cuda")

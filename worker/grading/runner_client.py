@@ -85,6 +85,9 @@ class RunnerPool:
         self._ready: deque[RunnerClient] = deque()
         self._retiring: list[threading.Thread] = []
         self._refilling: threading.Thread | None = None  # the replacement being spawned
+        # Runners started under a tool ahead of demand (profile/spare.py), by the tool's key:
+        # warmed, settled and closed with the pool's own, so none starts its device mid-timing.
+        self._kept: dict[str, RunnerClient] = {}
         self._lock = threading.RLock()  # the spares, between a grading and the idle warmer
         self._busy = 0  # gradings between acquire() and done()
         self._closed = threading.Event()
@@ -176,13 +179,42 @@ class RunnerPool:
             self._warm(now)
 
     def _warm(self, now: bool) -> None:
-        for client in list(self._ready):
+        for client in self._spares():
             try:
                 if now or client.poll_imported():
                     client.start_device()
             except RunnerDied:
-                self._ready.remove(client)
+                self._forget(client)
+
+    def _spares(self) -> list[RunnerClient]:
+        return [*self._ready, *self._kept.values()]
+
+    def _forget(self, client: RunnerClient) -> None:
+        """A spare that died starting: out of the pool, its processes gone."""
+        if client in self._ready:
+            self._ready.remove(client)
+        self._kept = {k: c for k, c in self._kept.items() if c is not client}
+        client.close()
+
+    def keep(self, key: str, client: RunnerClient) -> None:
+        """Hold ``client`` (started under a tool) until ``take(key)``; one per key."""
+        with self._lock:
+            old = self._kept.pop(key, None)
+            if self._closed.is_set():
                 client.close()
+            else:
+                self._kept[key] = client
+        if old is not None:
+            old.close()
+
+    def take(self, key: str) -> RunnerClient | None:
+        """The runner kept for ``key`` if it is alive (maybe still importing), else None."""
+        with self._lock:
+            client = self._kept.pop(key, None)
+        if client is not None and client.proc.popen.poll() is not None:
+            client.close()
+            return None
+        return client
 
     def retire(self, client: RunnerClient) -> None:
         """Kill a used runner's process tree in the background (``settle`` waits for it)."""
@@ -207,20 +239,22 @@ class RunnerPool:
             self._settle(timeout_s, warm)
 
     def _settle(self, timeout_s: float, warm: bool) -> None:
-        for client in list(self._ready):
+        for client in self._spares():
             if not (warm or client.init_sent):
                 continue
             try:
                 client.wait_ready(timeout_s)
             except (RunnerDied, RunnerTimeout):
-                self._ready.remove(client)
-                client.close()
+                self._forget(client)
 
     def close(self) -> None:
         self._closed.set()
         with self._lock:
             while self._ready:
                 self._ready.popleft().close()
+            for client in self._kept.values():
+                client.close()
+            self._kept = {}
         self.reap()
 
 

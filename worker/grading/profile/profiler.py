@@ -25,7 +25,7 @@ from pathlib import Path
 
 from worker.grading import autotune, sandbox, timing
 from worker.grading.grader import Progress, Stop
-from worker.grading.profile import artifact, hints, metrics, roofline, tools
+from worker.grading.profile import artifact, hints, metrics, roofline, spare, tools
 from worker.grading.profile.report import ProfileReport
 from worker.grading.profile.toolrun import ToolRun
 from worker.grading.results import GradeResult
@@ -45,9 +45,15 @@ TENSOR_UNITS = ("tf32", "fp16", "bf16", "fp8", "int8")
 
 
 def run(
-    problem: Problem, source: str, language: str, progress: Progress, report_dir: Path
+    problem: Problem,
+    source: str,
+    language: str,
+    progress: Progress,
+    report_dir: Path,
+    pool: spare.Holder | None = None,
 ) -> GradeResult:
-    """Profile ``source`` on ``problem``'s first benchmark case (a GPU worker)."""
+    """Profile ``source`` on ``problem``'s first benchmark case (a GPU worker). ``pool``: the
+    worker's runner pool, which may hold a runner already started under ncu (spare.py)."""
     ncu = tools.ncu_path()
     result = GradeResult(Verdict.NOT_RUN, problem.slug, language, "cuda")
     if ncu is None:
@@ -59,20 +65,22 @@ def run(
         return result
     case = problem.benchmarks[0]
     t0 = time.monotonic()
+    started = spare.take(pool, ncu, problem)
+    spare.replenish(pool, ncu)  # for the next profile
     run_ = ToolRun(
         problem,
         source,
         language,
         wrap=[],  # set below, once the work folder is known
-        read_only=[r for r in (tools.install_root(ncu),) if r],
+        read_only=spare.read_only(ncu),
         budget_s=budget(problem),
         progress=progress,
+        runner=started,
     )
-    base = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(run_.workdir)
-    (run_.workdir / tools.REPORT_DIR).mkdir(mode=0o777)
-    (run_.workdir / tools.REPORT_DIR).chmod(0o777)
-    run_.wrap = tools.ncu_command(ncu, f"{base}/{tools.REPORT_DIR}/{tools.REPORT_NAME}")
+    spare.prepare_workdir(run_.workdir)
+    run_.wrap = tools.ncu_command(ncu, spare.report_path(run_.workdir))
     result = run_.result
+    result.phases["profile_spare"] = int(started is not None)
     report = ProfileReport(enabled=True, case=case.name)
     result.profile = report
     reached = False  # whether the profiled call was made

@@ -48,10 +48,17 @@ class ToolRun:
         env: dict[str, str] | None = None,
         budget_s: float,
         progress: Progress,
+        runner: RunnerClient | None = None,
     ) -> None:
+        """``runner``: one already started under the tool (profile/spare.py), in its own work
+        folder, which this run then uses; without, ``start`` starts one."""
         self.problem = problem
-        self.workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-tool-"))
-        self.workdir.chmod(0o777)
+        self.spare = runner
+        if runner is not None:
+            self.workdir = runner.workdir
+        else:
+            self.workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-tool-"))
+            self.workdir.chmod(0o777)
         self.session = Session(
             Grading(problem, source, language, "cuda", "run", progress, self.workdir)
         )
@@ -77,15 +84,20 @@ class ToolRun:
         torch.zeros(1, device="cuda")
         s.validate_source()
         lib = s.compile()
-        limits = default_limits("cuda", self.problem.limits.host_memory_mb, int(self.budget_s) + 60)
-        runner = s.channel.runner = RunnerClient(
-            self.workdir,
-            "cuda",
-            limits,
-            {**runner_env("cuda"), **self.env},
-            wrap=self.wrap,
-            read_only=self.read_only,
-        )
+        if self.spare is not None:
+            runner = s.channel.runner = self.spare
+        else:
+            limits = default_limits(
+                "cuda", self.problem.limits.host_memory_mb, int(self.budget_s) + 60
+            )
+            runner = s.channel.runner = RunnerClient(
+                self.workdir,
+                "cuda",
+                limits,
+                {**runner_env("cuda"), **self.env},
+                wrap=self.wrap,
+                read_only=self.read_only,
+            )
         try:
             runner.wait_ready(min(START_S, self.left()))
         except (RunnerDied, RunnerTimeout) as e:

@@ -1,0 +1,103 @@
+"""The profiler's spare runner (profile/spare.py) as the runner pool holds it: kept, taken
+once, warmed and settled with the pool's own spares, closed with the pool. CPU runners speak the
+same protocol; the runner under ncu itself is started on a GPU (scripts/gpu_check.py,
+benchmarks/profile_latency.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+
+from worker.grading import problems
+from worker.grading.profile import spare
+from worker.grading.runner_client import RunnerClient, RunnerPool, default_limits, runner_env
+
+START_S = 180.0
+
+
+def _runner() -> RunnerClient:
+    import tempfile
+
+    workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-test-spare-"))
+    workdir.chmod(0o777)
+    return RunnerClient(workdir, "cpu", default_limits("cpu"), runner_env("cpu"), owns_workdir=True)
+
+
+def _gone(client: RunnerClient) -> bool:
+    deadline = time.monotonic() + 30
+    while client.proc.popen.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return client.proc.popen.poll() is not None and not client.workdir.exists()
+
+
+def test_a_kept_runner_is_warmed_settled_and_taken_once() -> None:
+    pool = RunnerPool("cpu", size=1)
+    kept = _runner()
+    try:
+        pool.keep("ncu:/x", kept)
+        pool.settle(START_S)  # waits for the kept runner too: it is ready afterwards
+        assert kept.init_sent and kept.ready
+        assert pool.take("ncu:/other") is None
+        assert pool.take("ncu:/x") is kept
+        assert pool.take("ncu:/x") is None  # used once
+    finally:
+        kept.close()
+        pool.close()
+
+
+def test_a_dead_or_replaced_spare_is_never_handed_out() -> None:
+    pool = RunnerPool("cpu", size=1)
+    try:
+        first, second = _runner(), _runner()
+        pool.keep("k", first)
+        pool.keep("k", second)  # one per key: the older one is closed
+        assert _gone(first)
+        second.proc.kill()
+        second.proc.popen.wait(30)
+        assert pool.take("k") is None  # died while waiting: not handed out, cleaned up
+        assert _gone(second)
+    finally:
+        pool.close()
+
+
+def test_closing_the_pool_closes_its_spare_and_refuses_new_ones() -> None:
+    pool = RunnerPool("cpu", size=1)
+    kept, late = _runner(), _runner()
+    pool.keep("k", kept)
+    pool.close()
+    assert _gone(kept)
+    pool.keep("k", late)  # a replacement that finished starting after the pool closed
+    assert _gone(late)
+    assert pool.take("k") is None
+
+
+def test_no_spare_for_a_cpu_pool_or_a_problem_with_more_host_memory() -> None:
+    pool = RunnerPool("cpu", size=1)
+    try:
+        p = problems.resolve("vector-add")
+        assert spare.replenish(pool, "/usr/bin/ncu") is None  # profiles need a GPU worker
+        assert spare.take(pool, "/usr/bin/ncu", p) is None
+        big = dataclasses.replace(
+            p, limits=dataclasses.replace(p.limits, host_memory_mb=spare.DEFAULT_HOST_MEMORY_MB + 1)
+        )
+
+        class GpuHolder:  # a GPU pool's bookkeeping: what take() asks of it
+            device = "cuda"
+
+            def __init__(self) -> None:
+                self.asked: list[str] = []
+
+            def keep(self, key: str, client: RunnerClient) -> None:
+                raise AssertionError("not called")
+
+            def take(self, key: str) -> RunnerClient | None:
+                self.asked.append(key)
+                return None
+
+        holder = GpuHolder()
+        assert spare.take(holder, "/usr/bin/ncu", big) is None and holder.asked == []
+        assert spare.take(holder, "/usr/bin/ncu", p) is None
+        assert holder.asked == [spare.key("/usr/bin/ncu")]
+    finally:
+        pool.close()
