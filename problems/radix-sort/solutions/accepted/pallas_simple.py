@@ -1,0 +1,95 @@
+"""Pallas stable key-value sort, least-significant digit first: eight passes of 4-bit digits.
+
+Each pass sorts by one digit (bits shift .. shift + 3), stably, in three kernels:
+
+1. count: each instance counts its 1024-element block's digits (16 counts) into column `block`
+   of a (16, blocks) table, so that the table read row by row is digit-major:
+   counts[digit, block];
+2. offsets: one instance turns the flattened table into its exclusive prefix sum, 1024
+   entries at a time. Digit-major order makes each entry the first output slot of that digit
+   in that block: every smaller digit of every block comes first, then this digit in earlier
+   blocks;
+3. scatter: each instance ranks every element among the earlier elements of its block with the
+   same digit (a cumulative sum down a one-hot [1024, 16] matrix) and writes key and value to
+   slot + rank of new (n,) arrays, whole in every instance.
+
+JAX arrays are immutable, so each pass writes new arrays and the last pass's are returned.
+uint32 shifts are logical, so the top digit of a key >= 2^31 is 8..15 and it sorts last."""
+
+import functools
+
+import jax
+import jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import triton as plgpu
+
+BITS = 4
+RADIX = 1 << BITS
+BLOCK = 1024  # elements per instance
+CHUNK = 1024  # table entries scanned at a time
+
+
+def _digits(k, valid, shift):
+    """The one-hot [BLOCK, RADIX] matrix of each key's digit; rows past n are all zero."""
+    d = ((k >> shift) & (RADIX - 1)).astype(jnp.int32)
+    return ((d[:, None] == jnp.arange(RADIX)[None, :]) & valid[:, None]).astype(jnp.int32)
+
+
+def count_kernel(keys_ref, counts_ref, *, n, shift):
+    valid = pl.program_id(0) * BLOCK + jnp.arange(BLOCK) < n
+    onehot = _digits(plgpu.load(keys_ref, mask=valid, other=0), valid, shift)
+    counts_ref[...] = jnp.sum(onehot, axis=0).reshape(RADIX, 1)
+
+
+def offsets_kernel(counts_ref, slots_ref, *, total):
+    def step(j, carry):
+        inside = j * CHUNK + jnp.arange(CHUNK) < total
+        c = plgpu.load(counts_ref.at[pl.ds(j * CHUNK, CHUNK)], mask=inside, other=0)
+        plgpu.store(slots_ref.at[pl.ds(j * CHUNK, CHUNK)], carry + jnp.cumsum(c) - c, mask=inside)
+        return carry + jnp.sum(c)
+
+    jax.lax.fori_loop(0, pl.cdiv(total, CHUNK), step, jnp.int32(0))
+
+
+def scatter_kernel(keys_ref, vals_ref, slots_ref, keys_out, vals_out, *, n, shift):
+    valid = pl.program_id(0) * BLOCK + jnp.arange(BLOCK) < n
+    k = plgpu.load(keys_ref, mask=valid, other=0)
+    v = plgpu.load(vals_ref, mask=valid, other=0)
+    onehot = _digits(k, valid, shift)
+    rank = jnp.sum((jnp.cumsum(onehot, axis=0) - onehot) * onehot, axis=1)  # earlier, same digit
+    slot = jnp.sum(onehot * slots_ref[...].reshape(1, RADIX), axis=1)  # this block's, its digit
+    # Lanes past n store nothing on a GPU. The interpreter's masked scatter writes the old
+    # value back at a masked lane's index, which could undo a real store there: n, outside the
+    # arrays, it drops.
+    dst = jnp.where(valid, slot + rank, n)
+    plgpu.store(keys_out.at[dst], k, mask=valid)
+    plgpu.store(vals_out.at[dst], v, mask=valid)
+
+
+def solve(keys: jax.Array, vals: jax.Array, n: int):
+    blocks = pl.cdiv(n, BLOCK)
+    block = pl.BlockSpec(block_shape=(BLOCK,), index_map=lambda i: (i,))
+    column = pl.BlockSpec(block_shape=(RADIX, 1), index_map=lambda i: (0, i))
+    table = jax.ShapeDtypeStruct((RADIX, blocks), jnp.int32)
+    for shift in range(0, 32, BITS):
+        counts = pl.pallas_call(
+            functools.partial(count_kernel, n=n, shift=shift),
+            out_shape=table,
+            grid=(blocks,),
+            in_specs=[block],
+            out_specs=column,
+        )(keys)
+        slots = pl.pallas_call(
+            functools.partial(offsets_kernel, total=RADIX * blocks),
+            out_shape=jax.ShapeDtypeStruct((RADIX * blocks,), jnp.int32),
+        )(counts.reshape(RADIX * blocks))
+        keys, vals = pl.pallas_call(
+            functools.partial(scatter_kernel, n=n, shift=shift),
+            out_shape=(
+                jax.ShapeDtypeStruct(keys.shape, keys.dtype),
+                jax.ShapeDtypeStruct(vals.shape, vals.dtype),
+            ),
+            grid=(blocks,),
+            in_specs=[block, block, column],
+        )(keys, vals, slots.reshape(RADIX, blocks))
+    return keys, vals
