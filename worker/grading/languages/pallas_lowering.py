@@ -1,8 +1,8 @@
 """Does a Pallas ``solve`` lower for a GPU? Checked on a machine without one.
 
-Pallas' interpreter (the CPU worker's mode) runs kernels that its Triton lowering refuses: an
-index-array gather that the interpreter accepted failed on an H100 with ``AssertionError:
-('i32', 'i1')``. The lowering itself needs no GPU: ``jax.jit(f).trace(...)`` with
+Pallas' interpreter (the CPU worker's mode) runs kernels that its Triton lowering refuses: a
+conv2d sample that the interpreter accepted failed on an H100 with ``AssertionError: ('i32',
+'i1')`` (``t % r`` of a loop index), and arrays whose size is not a power of 2 fail. The lowering itself needs no GPU: ``jax.jit(f).trace(...)`` with
 ``interpret=False`` and ``.lower(lowering_platforms=("cuda",))`` turns each ``pallas_call`` into
 XLA's Triton custom call (``__gpu$xla.gpu.triton``) holding the kernel's Triton IR, on the CPU.
 What it checks is Pallas' half (jaxpr to Triton IR); Triton's own compile of that IR (to PTX,
