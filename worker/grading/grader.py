@@ -14,6 +14,7 @@ conversation (channel.py, messages.py), the test cases (cases.py), the referee's
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import tempfile
@@ -162,9 +163,12 @@ def _profile(
         return res
     progress = on_progress or (lambda e: None)
     try:
-        return profiler.run(
-            problem, source, language, progress, report_dir or tools.report_dir(), pool
-        )
+        # No spare of the pool starts its device while ncu replays the kernels (the profile's
+        # figures are timings too).
+        with pool.holding() if pool is not None else contextlib.nullcontext():
+            return profiler.run(
+                problem, source, language, progress, report_dir or tools.report_dir(), pool
+            )
     except Exception as e:  # a bug of ours: the learner gets a message, the log the trace
         log.exception("internal error profiling %s", problem.slug)
         res = GradeResult(Verdict.NOT_RUN, problem.slug, language, "cuda")

@@ -14,7 +14,7 @@ import tempfile
 import threading
 import time
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import cast
 
@@ -53,6 +53,7 @@ def runner_env(device: str) -> dict[str, str]:
     return env
 
 
+RUNNER_SETTLE_S = 180.0  # the longest a spare's device start-up is waited for (under ncu: ~14 s)
 IDLE_WARM_S = 0.2  # how often an idle pool lets finished spares start their device
 
 
@@ -132,6 +133,18 @@ class RunnerPool:
         with self._lock:
             self._busy += 1
             return self._acquire()
+
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """A grading that takes no runner from the pool (a profile): the spares start their
+        devices only once it is over, and none is starting one when it begins."""
+        with self._lock:
+            self._busy += 1
+        try:
+            self.settle(RUNNER_SETTLE_S, warm=False)
+            yield
+        finally:
+            self.done()
 
     def done(self) -> None:
         """A grading that ``acquire``d is over: spares may create their CUDA contexts now."""

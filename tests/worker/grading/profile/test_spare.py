@@ -101,3 +101,23 @@ def test_no_spare_for_a_cpu_pool_or_a_problem_with_more_host_memory() -> None:
         assert holder.asked == [spare.key("/usr/bin/ncu")]
     finally:
         pool.close()
+
+
+def test_no_spare_starts_its_device_while_a_profile_holds_the_pool() -> None:
+    """The replacement spare a profile starts must not create its CUDA context while ncu
+    replays the profiled kernels: the pool counts the profile as a grading until it is over."""
+    pool = RunnerPool("cpu", size=1)
+    kept = _runner()
+    try:
+        with pool.holding():
+            pool.keep("k", kept)
+            deadline = time.monotonic() + START_S
+            while not kept.poll_imported():
+                assert time.monotonic() < deadline, "the kept runner never finished importing"
+                time.sleep(0.1)
+            pool.warm_if_idle()  # the GPU pool's idle thread's round
+            assert not kept.init_sent
+        assert kept.init_sent  # the profile is over: it may start now
+    finally:
+        kept.close()
+        pool.close()
