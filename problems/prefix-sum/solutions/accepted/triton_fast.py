@@ -60,10 +60,10 @@ def look_back(state_ptr, tile, WINDOW: tl.constexpr):
     return carry
 
 
-# Registers a thread (ptxas, sm_90) and resident programs an SM (65536 registers): 4096/4 warps
-# 63 -> 8 programs (128 KiB of x per SM, as cuda_fast.cu's 32 registers x 256 threads);
-# 4096/8 warps 47 -> 5; 8192/8 warps 79 -> 3; 2048/4 warps 39 -> 12. The first config is the
-# one the interpreter and the tests run.
+# Registers a thread (ptxas, sm_90, Triton 3.9) and resident programs an SM (65536 registers):
+# 4096/4 warps 63 -> 8 programs (128 KiB of x per SM, as cuda_fast.cu's 32 registers x 256
+# threads); 4096/8 warps 47 -> 5 (Triton 3.6: 40 -> 6); 8192/8 warps 79 -> 3; 2048/4 warps
+# 39 -> 12. The first config is the one the interpreter and the tests run.
 @triton.autotune(
     configs=[
         triton.Config({"TILE": 4096}, num_warps=4),
