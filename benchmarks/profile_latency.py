@@ -37,7 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from worker.grading import grader, problems  # noqa: E402
-from worker.grading.profile import spare, tools  # noqa: E402
+from worker.grading.profile import spare  # noqa: E402
 from worker.grading.results import GradeResult  # noqa: E402
 from worker.grading.runner_client import RunnerPool  # noqa: E402
 
@@ -184,7 +184,7 @@ def main() -> None:
     args = ap.parse_args()
     global POOL
     POOL = RunnerPool("cuda")
-    spare.replenish(POOL, tools.ncu_path())  # as the worker does when it starts (tasks.py)
+    spare.replenish(POOL, spare.kept_tools())  # as the worker does when it starts (tasks.py)
     report_dir = Path(tempfile.mkdtemp(prefix="kerneldojo-profiles-"))
     try:
         profiled = profile_latency(args.repeat, report_dir)

@@ -159,10 +159,10 @@ def _start_pool(**_: Any) -> None:
         _gate = warmup.Gate()
         _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")))
         _pool.warm(now=True)  # nothing is being timed yet
-        if _pool.device == "cuda":  # a runner started under ncu for the first Profile
-            from worker.grading.profile import spare, tools
+        if _pool.device == "cuda":  # runners started under ncu and memcheck (profile/spare.py)
+            from worker.grading.profile import spare
 
-            spare.replenish(_pool, tools.ncu_path())
+            spare.replenish(_pool, spare.kept_tools())
         if _pool.device == "cuda" and warmup.enabled():
             warmup.start(_warm_one, _gate)  # every problem's first grading, before learners'
     except Exception:

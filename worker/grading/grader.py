@@ -196,7 +196,9 @@ def _sanitize(session: Session, result: GradeResult) -> None:
     if case is None:
         return
     try:
-        result.sanitizer = sanitize.run(g.problem, g.source, g.language, case, g.progress)
+        result.sanitizer = sanitize.run(
+            g.problem, g.source, g.language, case, g.progress, session.pool
+        )
     except Exception:  # the verdict is what matters: a sanitizer that fails only logs
         log.exception("sanitizer run failed for %s", g.problem.slug)
     g.progress({"stage": "done", "verdict": str(result.verdict)})

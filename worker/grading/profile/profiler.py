@@ -65,20 +65,20 @@ def run(
         return result
     case = problem.benchmarks[0]
     t0 = time.monotonic()
-    started = spare.take(pool, ncu, problem)
-    spare.replenish(pool, ncu)  # for the next profile
+    tool = spare.ncu(ncu)
+    started = spare.take(pool, tool, problem)  # a runner already up under ncu, if one waits
     run_ = ToolRun(
         problem,
         source,
         language,
         wrap=[],  # set below, once the work folder is known
-        read_only=spare.read_only(ncu),
+        read_only=tool.read_only,
         budget_s=budget(problem),
         progress=progress,
         runner=started,
     )
-    spare.prepare_workdir(run_.workdir)
-    run_.wrap = tools.ncu_command(ncu, spare.report_path(run_.workdir))
+    tool.prepare(run_.workdir)
+    run_.wrap = tool.wrap(run_.workdir)
     result = run_.result
     result.phases["profile_spare"] = int(started is not None)
     report = ProfileReport(enabled=True, case=case.name)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import logging
 import time
 
-from worker.grading import dtypes, sandbox
+from worker.grading import dtypes
 from worker.grading.grader import Progress, Stop
-from worker.grading.profile import artifact, sanitizer, tools
+from worker.grading.profile import artifact, sanitizer, spare, tools
 from worker.grading.profile.report import SanitizerReport
 from worker.grading.profile.toolrun import ToolRun
 from worker.grading.results import GradeResult
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 BUDGET_S = 120.0
 LOG_LIMIT = 4 << 20
-LOG_DIR = "sanitizer"
+LOG_DIR = tools.SANITIZER_DIR
 LANGUAGES = ("cuda", "triton")
 FAILURES = (Verdict.WRONG_ANSWER, Verdict.RUNTIME_ERROR)
 
@@ -64,15 +64,22 @@ def failing_case(problem: Problem, result: GradeResult) -> Case | None:
 
 
 def run(
-    problem: Problem, source: str, language: str, case: Case, progress: Progress
+    problem: Problem,
+    source: str,
+    language: str,
+    case: Case,
+    progress: Progress,
+    pool: spare.Holder | None = None,
 ) -> SanitizerReport:
+    """``case`` under memcheck (then racecheck, see above); ``pool``: the worker's runner pool,
+    which may hold a runner already started under memcheck (spare.py)."""
     path = tools.sanitizer_path()
     if path is None:
         return SanitizerReport(
             "memcheck", enabled=False, message="compute-sanitizer is not installed on this worker"
         )
     t0 = time.monotonic()
-    report = _tool(path, "memcheck", problem, source, language, case, progress)
+    report = _tool(path, "memcheck", problem, source, language, case, progress, pool)
     if not report.findings and language == "cuda" and "__shared__" in source and report.enabled:
         race = _tool(path, "racecheck", problem, source, language, case, progress)
         if race.findings or not race.enabled:
@@ -91,22 +98,23 @@ def _tool(
     language: str,
     case: Case,
     progress: Progress,
+    pool: spare.Holder | None = None,
 ) -> SanitizerReport:
     report = SanitizerReport(tool, case=case.name)
+    spec = spare.sanitizer(path, tool)
     run_ = ToolRun(
         problem,
         source,
         language,
         wrap=[],
-        read_only=[r for r in (tools.install_root(path),) if r],
-        env={"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"},  # each tensor its own allocation
+        read_only=spec.read_only,
+        env=dict(spec.env),
         budget_s=min(BUDGET_S, max(60.0, problem.limits.total_s)),
         progress=lambda e: None,  # the grading's own stages are over: only "sanitizing" shows
+        runner=spare.take(pool, spec, problem),  # a runner already up under the tool, if any
     )
-    base = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(run_.workdir)
-    (run_.workdir / LOG_DIR).mkdir(mode=0o777)
-    (run_.workdir / LOG_DIR).chmod(0o777)
-    run_.wrap = tools.sanitizer_command(path, tool, f"{base}/{LOG_DIR}/{tool}.log")
+    spec.prepare(run_.workdir)
+    run_.wrap = spec.wrap(run_.workdir)
     allocations: dict[str, tuple[int, int]] = {}
     try:
         try:

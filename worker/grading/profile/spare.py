@@ -1,17 +1,20 @@
-"""The profiler's spare: a runner started under Nsight Compute ahead of a learner's Profile.
+"""Spare tool runners: a runner started under Nsight Compute or memcheck ahead of demand.
 
 Starting the runner under ncu took 14.0 of a profile's 20.7 s on an H100 (its imports and CUDA
-start-up with ncu injected: ``benchmarks/gpu-check/2026-11-25g-h100/profile-latency.log``). A GPU
-worker keeps one started ahead of demand, held by its runner pool (``RunnerPool.keep``), which
-lets it create its CUDA context only while nothing is being timed, as it does for its own spares.
-A profile takes it (``take``) and a replacement starts in the background (``replenish``).
+start-up with ncu injected: ``benchmarks/gpu-check/2026-11-25g-h100/profile-latency.log``), and
+a sanitizer run starts one under compute-sanitizer the same way. A GPU worker keeps one runner
+started under each of ``ncu`` and ``compute-sanitizer --tool memcheck``, held by its runner pool
+(``RunnerPool.keep``), which lets them create their CUDA contexts only while nothing is being
+timed, as it does for its own spares. A profile or a sanitizer run takes the one for its tool
+(``take``) and a replacement starts in the background (``replenish``).
 
-Nothing of a submission has run in a spare when it is taken: it is the runner a profile would
-have started itself (same sandbox, same ncu command line, a work folder of its own), only
-started earlier, and it is used once. Its limits are the grading pool's (``default_limits``),
-so a problem that asks for more host memory than those starts its own runner, as before.
+Nothing of a submission has run in a spare when it is taken: it is the runner the run would
+have started itself (same sandbox, same command line, a work folder of its own), only started
+earlier, and it is used once. Its limits are the grading pool's (``default_limits``), so a
+problem that asks for more host memory than those starts its own runner, as before. racecheck,
+which runs only after a clean memcheck of a CUDA source with shared memory, has no spare.
 
-``KERNELDOJO_PROFILE_SPARE=0`` keeps none: the spare holds a CUDA context and its process's
+``KERNELDOJO_PROFILE_SPARE=0`` keeps none: each spare holds a CUDA context and its process's
 memory while it waits.
 """
 
@@ -21,6 +24,8 @@ import logging
 import os
 import tempfile
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
@@ -35,7 +40,7 @@ DEFAULT_HOST_MEMORY_MB = 8192  # default_limits' own: the spare's limit
 
 
 class Holder(Protocol):
-    """What keeps the spare between profiles (runner_client.RunnerPool)."""
+    """What keeps the spares between runs (runner_client.RunnerPool)."""
 
     device: str
 
@@ -44,68 +49,109 @@ class Holder(Protocol):
     def take(self, key: str) -> RunnerClient | None: ...
 
 
-def enabled() -> bool:
-    return os.environ.get("KERNELDOJO_PROFILE_SPARE", "1") != "0"
+@dataclass(frozen=True)
+class Tool:
+    """A tool's fixed command line in front of a runner: what a spare is started with."""
+
+    key: str  # the pool's key: the tool and its path
+    folder: str  # the work folder's sub-folder the tool writes into, writable by the sandbox
+    command: Callable[[str], list[str]]  # the command, given that folder as the runner sees it
+    read_only: tuple[str, ...]  # host folders the runner sees read-only (the tool's own)
+    env: tuple[tuple[str, str], ...] = ()  # more environment for the runner
+
+    def wrap(self, workdir: Path) -> list[str]:
+        base = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
+        return self.command(f"{base}/{self.folder}")
+
+    def prepare(self, workdir: Path) -> None:
+        """The tool's folder in ``workdir``, writable by the sandbox's user."""
+        (workdir / self.folder).mkdir(mode=0o777, exist_ok=True)
+        (workdir / self.folder).chmod(0o777)
 
 
-def report_path(workdir: Path) -> str:
-    """Where ncu writes its report, as the runner sees its work folder."""
-    base = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
-    return f"{base}/{tools.REPORT_DIR}/{tools.REPORT_NAME}"
+def _own_folder(path: str) -> tuple[str, ...]:
+    return tuple(r for r in (tools.install_root(path),) if r)
 
 
-def prepare_workdir(workdir: Path) -> None:
-    """The report folder, writable by the sandbox's user."""
-    (workdir / tools.REPORT_DIR).mkdir(mode=0o777, exist_ok=True)
-    (workdir / tools.REPORT_DIR).chmod(0o777)
+def ncu(path: str) -> Tool:
+    """Nsight Compute as the profiler runs it (tools.ncu_command)."""
+    return Tool(
+        f"ncu:{path}",
+        tools.REPORT_DIR,
+        lambda d: tools.ncu_command(path, f"{d}/{tools.REPORT_NAME}"),
+        _own_folder(path),
+    )
 
 
-def read_only(ncu: str) -> list[str]:
-    """Host folders the runner under ncu sees read-only: ncu's own installation."""
-    return [r for r in (tools.install_root(ncu),) if r]
+def sanitizer(path: str, tool: str) -> Tool:
+    """compute-sanitizer's ``tool`` (memcheck, racecheck) as sanitize.py runs it."""
+    return Tool(
+        f"{tool}:{path}",
+        tools.SANITIZER_DIR,
+        lambda d: tools.sanitizer_command(path, tool, f"{d}/{tool}.log"),
+        _own_folder(path),
+        (("PYTORCH_NO_CUDA_MEMORY_CACHING", "1"),),  # each tensor its own allocation
+    )
 
 
-def key(ncu: str) -> str:
-    """The pool's key for a spare under this ncu (its command line is fixed by the path)."""
-    return f"ncu:{ncu}"
+def kept_tools() -> list[Tool]:
+    """The tools a GPU worker keeps a spare for: those installed, unless turned off."""
+    if os.environ.get("KERNELDOJO_PROFILE_SPARE", "1") == "0":
+        return []
+    found = []
+    if (n := tools.ncu_path()) is not None:
+        found.append(ncu(n))
+    if (s := tools.sanitizer_path()) is not None:
+        found.append(sanitizer(s, "memcheck"))
+    return found
 
 
-def launch(ncu: str) -> RunnerClient:
-    """A runner started under ncu with the profiler's command line, in a folder of its own."""
+def launch(tool: Tool) -> RunnerClient:
+    """A runner started under ``tool`` in a work folder of its own."""
     workdir = Path(tempfile.mkdtemp(prefix="kerneldojo-tool-"))
     workdir.chmod(0o777)
-    prepare_workdir(workdir)
+    tool.prepare(workdir)
     return RunnerClient(
         workdir,
         "cuda",
         default_limits("cuda", DEFAULT_HOST_MEMORY_MB),
-        runner_env("cuda"),
+        {**runner_env("cuda"), **dict(tool.env)},
         owns_workdir=True,
-        wrap=tools.ncu_command(ncu, report_path(workdir)),
-        read_only=read_only(ncu),
+        wrap=tool.wrap(workdir),
+        read_only=tool.read_only,
     )
 
 
-def take(pool: Holder | None, ncu: str, problem: Problem) -> RunnerClient | None:
-    """The spare, if the pool holds a live one and the problem's limits are the spare's."""
+def take(pool: Holder | None, tool: Tool, problem: Problem) -> RunnerClient | None:
+    """The spare for ``tool`` if the pool holds a live one and the problem's limits are the
+    spare's; a replacement starts in the background either way."""
+    if pool is None or pool.device != "cuda" or tool.key not in _keys():
+        return None
+    client = None
+    if problem.limits.host_memory_mb <= DEFAULT_HOST_MEMORY_MB:
+        client = pool.take(tool.key)
+    replenish(pool, [tool])
+    return client
+
+
+def _keys() -> set[str]:
+    return {t.key for t in kept_tools()}
+
+
+def replenish(pool: Holder | None, wanted: list[Tool]) -> list[threading.Thread]:
+    """Start a spare for each of ``wanted`` in the background (spawning is no learner's wait)."""
     if pool is None or pool.device != "cuda":
-        return None
-    if problem.limits.host_memory_mb > DEFAULT_HOST_MEMORY_MB:
-        return None
-    return pool.take(key(ncu))
+        return []
+    started = []
+    for tool in wanted:
 
+        def start(tool: Tool = tool) -> None:
+            try:
+                pool.keep(tool.key, launch(tool))
+            except Exception:  # the next run starts its own runner, as without a spare
+                log.exception("could not start a spare runner under %s", tool.key)
 
-def replenish(pool: Holder | None, ncu: str | None) -> threading.Thread | None:
-    """Start the next spare in the background (spawning it is no learner's wait)."""
-    if pool is None or pool.device != "cuda" or ncu is None or not enabled():
-        return None
-
-    def start() -> None:
-        try:
-            pool.keep(key(ncu), launch(ncu))
-        except Exception:  # the next profile starts its own runner, as without a spare
-            log.exception("could not start the profiler's spare runner")
-
-    t = threading.Thread(target=start, name="profile-spare", daemon=True)
-    t.start()
-    return t
+        t = threading.Thread(target=start, name="tool-spare", daemon=True)
+        t.start()
+        started.append(t)
+    return started

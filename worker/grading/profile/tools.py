@@ -23,6 +23,7 @@ SANITIZER_ENV = "KERNELDOJO_COMPUTE_SANITIZER"
 NVTX_RANGE = "kd_solve"  # the runner's range around the profiled call (instrument.py)
 REPORT_DIR = "profile"  # in the sandbox's work folder
 REPORT_NAME = "report"  # ncu adds .ncu-rep
+SANITIZER_DIR = "sanitizer"  # compute-sanitizer's logs, in the sandbox's work folder
 # Kernels profiled at most: each is replayed ~40 times under the full set.
 LAUNCH_COUNT = 24
 NOT_ENABLED = "profiling is not enabled on this worker"

@@ -6,11 +6,14 @@ benchmarks/profile_latency.py)."""
 from __future__ import annotations
 
 import dataclasses
+import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from worker.grading import problems
-from worker.grading.profile import spare
+from worker.grading.profile import spare, tools
 from worker.grading.runner_client import RunnerClient, RunnerPool, default_limits, runner_env
 
 START_S = 180.0
@@ -72,12 +75,16 @@ def test_closing_the_pool_closes_its_spare_and_refuses_new_ones() -> None:
     assert pool.take("k") is None
 
 
-def test_no_spare_for_a_cpu_pool_or_a_problem_with_more_host_memory() -> None:
+def test_no_spare_for_a_cpu_pool_or_a_problem_with_more_host_memory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     pool = RunnerPool("cpu", size=1)
+    tool = spare.ncu("/usr/bin/ncu")
+    monkeypatch.setattr(spare, "kept_tools", lambda: [tool])  # as on a host with ncu
     try:
         p = problems.resolve("vector-add")
-        assert spare.replenish(pool, "/usr/bin/ncu") is None  # profiles need a GPU worker
-        assert spare.take(pool, "/usr/bin/ncu", p) is None
+        assert spare.replenish(pool, [tool]) == []  # profiles need a GPU worker
+        assert spare.take(pool, tool, p) is None
         big = dataclasses.replace(
             p, limits=dataclasses.replace(p.limits, host_memory_mb=spare.DEFAULT_HOST_MEMORY_MB + 1)
         )
@@ -87,20 +94,40 @@ def test_no_spare_for_a_cpu_pool_or_a_problem_with_more_host_memory() -> None:
 
             def __init__(self) -> None:
                 self.asked: list[str] = []
+                self.kept = threading.Event()
 
             def keep(self, key: str, client: RunnerClient) -> None:
-                raise AssertionError("not called")
+                raise AssertionError("replenish is stopped before it starts a runner")
 
             def take(self, key: str) -> RunnerClient | None:
                 self.asked.append(key)
                 return None
 
+        monkeypatch.setattr(spare, "replenish", lambda pool, wanted: [])
         holder = GpuHolder()
-        assert spare.take(holder, "/usr/bin/ncu", big) is None and holder.asked == []
-        assert spare.take(holder, "/usr/bin/ncu", p) is None
-        assert holder.asked == [spare.key("/usr/bin/ncu")]
+        assert spare.take(holder, tool, big) is None and holder.asked == []
+        assert spare.take(holder, tool, p) is None
+        assert holder.asked == [tool.key]
+        racecheck = spare.sanitizer("/usr/bin/compute-sanitizer", "racecheck")
+        assert spare.take(holder, racecheck, p) is None and holder.asked == [tool.key]
     finally:
         pool.close()
+
+
+def test_spares_are_off_when_asked_and_each_tool_writes_into_its_own_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("KERNELDOJO_PROFILE_SPARE", "0")
+    assert spare.kept_tools() == []
+    memcheck = spare.sanitizer("/opt/cuda/bin/compute-sanitizer", "memcheck")
+    memcheck.prepare(tmp_path)
+    memcheck.prepare(tmp_path)  # again: a taken spare's folder exists already
+    assert (tmp_path / tools.SANITIZER_DIR).stat().st_mode & 0o777 == 0o777
+    wrap = memcheck.wrap(tmp_path)
+    assert wrap[0] == "/opt/cuda/bin/compute-sanitizer" and "memcheck" in wrap
+    assert any(a.endswith(f"/{tools.SANITIZER_DIR}/memcheck.log") for a in wrap)
+    assert dict(memcheck.env) == {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+    assert spare.ncu("/a/ncu").key != spare.ncu("/b/ncu").key != memcheck.key
 
 
 def test_no_spare_starts_its_device_while_a_profile_holds_the_pool() -> None:
