@@ -182,6 +182,11 @@ class ToolRun:
         return runner.output(256 << 10) if runner is not None else ""
 
     def close(self) -> None:
+        if self.spare is not None and self.session.channel.runner is not self.spare:
+            # Taken from the pool, but start() stopped before it became the session's runner
+            # (a source that does not compile): nothing else would end its process.
+            self.spare.close()
+            self.spare = None
         self.session.close()  # the whole tree, tool included, before the buffers go
         for b in self.buffers:
             b.free()

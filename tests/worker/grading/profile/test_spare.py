@@ -148,3 +148,37 @@ def test_no_spare_starts_its_device_while_a_profile_holds_the_pool() -> None:
     finally:
         kept.close()
         pool.close()
+
+
+def test_a_taken_spare_is_closed_when_the_run_stops_before_using_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A profile of a source that does not compile stops in ToolRun.start before the spare is
+    the session's runner: closing the run must still end the spare's process."""
+    import torch
+
+    from worker.grading.grader import Stop
+    from worker.grading.profile.toolrun import ToolRun
+
+    monkeypatch.setattr(torch, "zeros", lambda *a, **k: None)  # the referee's CUDA context
+    taken = _runner()
+    taken.wait_ready(START_S)  # a spare the pool had warmed: it waits on its pipe, idle
+    run_ = ToolRun(
+        problems.resolve("vector-add"),
+        "",  # refused before it is compiled
+        "triton",
+        wrap=[],
+        budget_s=60.0,
+        progress=lambda e: None,
+        runner=taken,
+    )
+    try:
+        with pytest.raises(Stop):
+            run_.start()
+        run_.finish()
+    finally:
+        run_.close()
+    try:
+        assert taken.proc.popen.poll() is not None  # killed by close(), not left waiting
+    finally:
+        taken.proc.kill()
