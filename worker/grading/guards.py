@@ -9,9 +9,14 @@ byte of a guard that differs from the pattern was written by the submission: ``w
 naming the buffer, the side and the first offending index relative to the buffer, e.g.
 ``c: wrote past the end, at c[n+3]``.
 
-A guard is at least 64 KiB and at least 256 rows of the buffer's last dimension (a block of up
-to 256 rows stored without a row mask lands in it), at most 64 MiB. Its start and the buffer's
-start stay 4 KiB aligned, so the alignment a learner may rely on (16 bytes) holds.
+A guard is at least 64 KiB and at least as large as its buffer, at most 64 MiB; for a buffer
+of two or more dimensions also at least 256 rows of its last dimension (a block of up to 256
+rows stored without a row mask lands in it). A one-dimensional buffer's overrun is less than a
+block, so the rows rule does not apply there: it made every 1-D buffer's guard 256 times the
+buffer, so 64 MiB from 64 K elements up, which the CPU spent 0.43 s a call filling and comparing
+for vector-add's larger tests (cProfile of benchmarks/latency.py --device cpu, 2026-11-25). Its
+start and the buffer's start stay 4 KiB aligned, so the alignment a learner may rely on (16
+bytes) holds.
 
 Reads past the end are not caught here (they read the pattern, which the output check then
 sees as a wrong value, or they read nothing harmful); writes beyond the guard fault, on the GPU
@@ -34,8 +39,8 @@ GUARD_ROWS = 256
 
 def guard_bytes(shape: tuple[int, ...], itemsize: int) -> int:
     """The size of each of a buffer's two guards."""
-    row = (shape[-1] if shape else 1) * itemsize
-    want = max(GUARD_MIN, GUARD_ROWS * row, min(math.prod(shape) * itemsize, GUARD_MAX))
+    rows = GUARD_ROWS * shape[-1] * itemsize if len(shape) >= 2 else 0
+    want = max(GUARD_MIN, rows, min(math.prod(shape) * itemsize, GUARD_MAX))
     return min(GUARD_MAX, -(-want // ALIGN) * ALIGN)
 
 

@@ -101,6 +101,9 @@ def test_guard_sizes_cover_a_block_of_rows_and_stay_aligned() -> None:
     assert guards.guard_bytes((1,), 4) == guards.GUARD_MIN
     assert guards.guard_bytes((7, 5000), 4) == -(-256 * 5000 * 4 // 4096) * 4096
     assert guards.guard_bytes((1 << 30,), 4) == guards.GUARD_MAX
+    # A 1-D buffer's guard is its own size (a block's overrun is smaller), not 256 "rows" of it.
+    assert guards.guard_bytes((1_000_003,), 4) == -(-1_000_003 * 4 // 4096) * 4096
+    assert guards.guard_bytes((100_000, 1), 4) == -(-100_000 * 4 // 4096) * 4096
     for shape in ((1,), (3, 1000), (1025,)):
         assert guards.guard_bytes(shape, 4) % guards.ALIGN == 0
 
