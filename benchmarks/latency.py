@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import cProfile
 import json
 import re
 import statistics
@@ -98,11 +99,21 @@ SUITE += [
 ]
 
 
+# --referee-profile: the referee's own calls, accumulated over every grading (cProfile).
+PROFILER: cProfile.Profile | None = None
+
+
 def grade_one(
     p: Any, src: str, dev: str, mode: str, pool: RunnerPool
 ) -> tuple[float, dict[str, Any], str]:
     t0 = time.monotonic()
-    res = grader.grade(p, src, "triton", device=dev, mode=mode, pool=pool)
+    if PROFILER is not None:
+        PROFILER.enable()
+    try:
+        res = grader.grade(p, src, "triton", device=dev, mode=mode, pool=pool)
+    finally:
+        if PROFILER is not None:
+            PROFILER.disable()
     total = time.monotonic() - t0
     phases = {
         **res.phases,
@@ -205,6 +216,12 @@ def main() -> None:
     ap.add_argument(
         "--gap", type=float, default=2.0, help="seconds between one verdict and the next submission"
     )
+    ap.add_argument(
+        "--referee-profile",
+        type=Path,
+        help="cProfile the referee over every grading (not the warm-up) and write its stats "
+        "here (read with python -m pstats): where a grading's 'unaccounted' time goes",
+    )
     ns = ap.parse_args()
     dev = grader.resolve_device(ns.device)
     pool = RunnerPool(dev)
@@ -220,6 +237,9 @@ def main() -> None:
         )
         print(f"warm-up {time.monotonic() - t0:.1f}s {warmed}", flush=True)
         time.sleep(ns.gap)
+    global PROFILER
+    if ns.referee_profile:
+        PROFILER = cProfile.Profile()
     entries: list[tuple[str, Any]] = list(SUITE) if ns.suite else [(ns.problem, ns.sample)]
     if ns.suite and ns.all:
         seen = {slug for slug, _ in SUITE}
@@ -245,6 +265,8 @@ def main() -> None:
                 )
             )
     pool.close()
+    if PROFILER is not None and ns.referee_profile:
+        PROFILER.dump_stats(str(ns.referee_profile))
     for r in results:
         brief = {k: v for k, v in r.items() if k != "raw"}
         print(json.dumps(brief, indent=1))
