@@ -149,8 +149,9 @@ def _time_cuda(fn: Any, reps: int = 20, flush: bool = False) -> float:
     return statistics.median(times)
 
 
-def _measure(unit: str) -> float:
-    """Bytes/s for 'copy', FLOP/s for a compute unit."""
+def _measure(unit: str, again: bool = False) -> float:
+    """Bytes/s for 'copy', FLOP/s for a compute unit (``again``: as ``ceiling``'s, for the units
+    a figure is taken from)."""
     import torch
 
     if unit == "copy":  # the best of a few streaming patterns, L2 flushed before each run
@@ -172,7 +173,7 @@ def _measure(unit: str) -> float:
         # 1258 (2026-11-25g): torch's int8 product is not the roof. Where the GPU has fp8,
         # its ceiling stands for int8's.
         try:
-            best = ceiling("fp8")
+            best = ceiling("fp8", again=again)  # a low fp8 figure would cap int8's re-measure
         except RuntimeError:  # no fp8 tensor cores (before Hopper and Ada): int8's own figure
             best = 0.0
     for product in products(unit, n, "cuda"):
@@ -262,7 +263,7 @@ def ceiling(unit: str, again: bool = False) -> float:
     known = read().get(key, {})
     if unit in known and not again:
         return known[unit]
-    measured = _measure(unit)  # may measure another unit first (int8 asks fp8's)
+    measured = _measure(unit, again)  # may measure another unit first (int8 asks fp8's)
     # Give back the operands' memory: a referee measuring again mid-grading must not hold it
     # (where NVML cannot see the runner, the device's used memory is charged to the runner).
     torch.cuda.empty_cache()

@@ -21,7 +21,7 @@ def readings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[float]:
     monkeypatch.setenv("KERNELDOJO_CACHE", str(tmp_path))
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Test GPU")
     seq: list[float] = []
-    monkeypatch.setattr(timing, "_measure", lambda unit: seq.pop(0))
+    monkeypatch.setattr(timing, "_measure", lambda unit, again=False: seq.pop(0))
     return seq
 
 
@@ -66,3 +66,20 @@ def test_int8_is_at_least_fp8_on_gpus_with_fp8(
     assert timed == ["fp8", "int8"]
     assert timing.ceiling("fp8") == pytest.approx(1402e12)
     assert timed == ["fp8", "int8"]  # from the cache
+
+
+def test_measuring_int8_again_measures_fp8_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """int8's figure comes from fp8's: a re-measure of int8 before a speed-of-light rejection
+    must not stop at an fp8 figure cached while the GPU was shared."""
+    monkeypatch.setenv("KERNELDOJO_CACHE", str(tmp_path))
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Test GPU")
+    monkeypatch.setattr(
+        timing, "products", lambda unit, n, dev: [timing.Product(lambda: None, None, None)]
+    )
+    tops = [700e12, 600e12, 1402e12, 911e12]  # fp8 shared, int8, fp8 quiet, int8
+    monkeypatch.setattr(timing, "_time_cuda", lambda *a, **k: 2 * 8192**3 / tops.pop(0) * 1e3)
+    assert timing.ceiling("int8") == pytest.approx(700e12)
+    assert timing.ceiling("int8", again=True) == pytest.approx(1402e12)
+    assert not tops
