@@ -124,12 +124,12 @@ def launch(tool: Tool) -> RunnerClient:
 
 def take(pool: Holder | None, tool: Tool, problem: Problem) -> RunnerClient | None:
     """The spare for ``tool`` if the pool holds a live one and the problem's limits are the
-    spare's; a replacement starts in the background either way."""
+    spare's; then a replacement starts in the background (also where none was waiting)."""
     if pool is None or pool.device != "cuda" or tool.key not in _keys():
         return None
-    client = None
-    if problem.limits.host_memory_mb <= DEFAULT_HOST_MEMORY_MB:
-        client = pool.take(tool.key)
+    if problem.limits.host_memory_mb > DEFAULT_HOST_MEMORY_MB:
+        return None  # the kept one stays for the next run: a replacement would close it
+    client = pool.take(tool.key)
     replenish(pool, [tool])
     return client
 

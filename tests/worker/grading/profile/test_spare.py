@@ -182,3 +182,37 @@ def test_a_taken_spare_is_closed_when_the_run_stops_before_using_it(
         assert taken.proc.popen.poll() is not None  # killed by close(), not left waiting
     finally:
         taken.proc.kill()
+
+
+def test_a_problem_that_cannot_use_the_spare_leaves_it_in_place(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """No spare was used, so none is replaced: a replacement would close the one kept (maybe
+    started on its device already) and start another under the tool."""
+    tool = spare.ncu("/usr/bin/ncu")
+    monkeypatch.setattr(spare, "kept_tools", lambda: [tool])
+    started: list[list[spare.Tool]] = []
+
+    def replenish(pool: object, wanted: list[spare.Tool]) -> list[threading.Thread]:
+        started.append(wanted)
+        return []
+
+    monkeypatch.setattr(spare, "replenish", replenish)
+    p = problems.resolve("vector-add")
+    big = dataclasses.replace(
+        p, limits=dataclasses.replace(p.limits, host_memory_mb=spare.DEFAULT_HOST_MEMORY_MB + 1)
+    )
+
+    class GpuHolder:
+        device = "cuda"
+
+        def keep(self, key: str, client: RunnerClient) -> None:
+            raise AssertionError("not called here")
+
+        def take(self, key: str) -> RunnerClient | None:
+            return None
+
+    assert spare.take(GpuHolder(), tool, big) is None
+    assert started == []
+    assert spare.take(GpuHolder(), tool, p) is None
+    assert started == [[tool]]  # taken (or none waiting): a replacement starts
