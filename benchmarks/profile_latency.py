@@ -184,7 +184,9 @@ def main() -> None:
     args = ap.parse_args()
     global POOL
     POOL = RunnerPool("cuda")
-    spare.replenish(POOL, spare.kept_tools())  # as the worker does when it starts (tasks.py)
+    # As the worker does when it starts (tasks.py); joined, so that the first settle() sees them.
+    for t in spare.replenish(POOL, spare.kept_tools()):
+        t.join()
     report_dir = Path(tempfile.mkdtemp(prefix="kerneldojo-profiles-"))
     try:
         profiled = profile_latency(args.repeat, report_dir)
