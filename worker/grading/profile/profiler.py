@@ -111,6 +111,9 @@ def run(
     except Stop as s:
         result.verdict, result.message = s.verdict, s.message
         run_.finish()
+    except BaseException:  # a bug of ours (the grader reports it): the runner must not outlive it
+        run_.close()
+        raise
     output = run_.output()
     result.stdout = _learner_output(output)
     try:

@@ -216,3 +216,36 @@ def test_a_problem_that_cannot_use_the_spare_leaves_it_in_place(
     assert started == []
     assert spare.take(GpuHolder(), tool, p) is None
     assert started == [[tool]]  # taken (or none waiting): a replacement starts
+
+
+def test_a_taken_spare_is_closed_when_the_profile_fails_on_the_judges_side(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """An exception of ours inside the profile (here: no CUDA for the referee) reaches the
+    grader's handler; the runner the profile took must not outlive it."""
+    from worker.grading.profile import profiler
+
+    tool = spare.ncu("/usr/bin/ncu")
+    monkeypatch.setattr(tools, "ncu_path", lambda: "/usr/bin/ncu")
+    monkeypatch.setattr(spare, "kept_tools", lambda: [tool])
+    monkeypatch.setattr(spare, "replenish", lambda pool, wanted: [])
+    taken = _runner()
+    taken.wait_ready(START_S)
+
+    class GpuHolder:
+        device = "cuda"
+
+        def keep(self, key: str, client: RunnerClient) -> None:
+            raise AssertionError("not called here")
+
+        def take(self, key: str) -> RunnerClient | None:
+            return taken
+
+    p = problems.resolve("vector-add")
+    src = next(s for s in p.samples if s.language == "triton").path.read_text()
+    try:
+        with pytest.raises(BaseException):  # noqa: B017 - whatever the CPU's torch raises
+            profiler.run(p, src, "triton", lambda e: None, tmp_path, GpuHolder())
+        assert taken.proc.popen.poll() is not None
+    finally:
+        taken.proc.kill()
