@@ -302,6 +302,12 @@ class Session:
         if runner.init_s is not None:  # done ahead of demand with a pool: not waited for
             g.result.phases["cuda_init"] = runner.init_s
         if g.dev == "cuda":
+            if self.pool is not None and g.mode == "submit":
+                # The calibration's pings are subtracted from every timed call: no spare may be
+                # creating its CUDA context meanwhile (one a previous grading's end let start;
+                # a tool's spare takes longest, profile/spare.py).
+                with g.timed("settle"):
+                    self.pool.settle(RUNNER_START_S, warm=False)
             with g.timed("calibrate"):
                 self.cal = calibration.calibrate(g, ch)
             ch.meter = gpumem.Meter(runner.proc.tree())

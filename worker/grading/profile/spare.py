@@ -58,6 +58,9 @@ class Tool:
     command: Callable[[str], list[str]]  # the command, given that folder as the runner sees it
     read_only: tuple[str, ...]  # host folders the runner sees read-only (the tool's own)
     env: tuple[tuple[str, str], ...] = ()  # more environment for the runner
+    # RLIMIT_CPU: the longest budget of a run under the tool plus 60 s, as a run started on
+    # demand gets for its own budget (toolrun.py); an idle spare uses none of it.
+    cpu_s: int = 300  # profiler.BUDGET_S + 60
 
     def wrap(self, workdir: Path) -> list[str]:
         base = sandbox.SANDBOX_WORKDIR if sandbox.mode() != "off" else str(workdir)
@@ -91,6 +94,7 @@ def sanitizer(path: str, tool: str) -> Tool:
         lambda d: tools.sanitizer_command(path, tool, f"{d}/{tool}.log"),
         _own_folder(path),
         (("PYTORCH_NO_CUDA_MEMORY_CACHING", "1"),),  # each tensor its own allocation
+        cpu_s=180,  # sanitize.BUDGET_S + 60
     )
 
 
@@ -114,7 +118,7 @@ def launch(tool: Tool) -> RunnerClient:
     return RunnerClient(
         workdir,
         "cuda",
-        default_limits("cuda", DEFAULT_HOST_MEMORY_MB),
+        default_limits("cuda", DEFAULT_HOST_MEMORY_MB, tool.cpu_s),
         {**runner_env("cuda"), **dict(tool.env)},
         owns_workdir=True,
         wrap=tool.wrap(workdir),
@@ -127,7 +131,7 @@ def take(pool: Holder | None, tool: Tool, problem: Problem) -> RunnerClient | No
     spare's; then a replacement starts in the background (also where none was waiting)."""
     if pool is None or pool.device != "cuda" or tool.key not in _keys():
         return None
-    if problem.limits.host_memory_mb > DEFAULT_HOST_MEMORY_MB:
+    if problem.limits.host_memory_mb != DEFAULT_HOST_MEMORY_MB:  # the spare's limit is not its own
         return None  # the kept one stays for the next run: a replacement would close it
     client = pool.take(tool.key)
     replenish(pool, [tool])

@@ -11,6 +11,7 @@ The run has its own time budget; past it the whole process tree, tool included, 
 from __future__ import annotations
 
 import contextlib
+import logging
 import shutil
 import tempfile
 import time
@@ -31,6 +32,8 @@ from worker.grading.runner_client import (
 from worker.grading.schema import Case, Problem
 from worker.grading.session import Grading
 from worker.grading.verdicts import Verdict
+
+log = logging.getLogger(__name__)
 
 START_S = 180.0  # a runner's start-up under a tool: torch's import, CUDA's start, injection
 EXIT_S = 60.0  # for the tool to write its report once the runner has exited
@@ -85,26 +88,38 @@ class ToolRun:
         s.validate_source()
         lib = s.compile()
         if self.spare is not None:
-            runner = s.channel.runner = self.spare
-        else:
-            limits = default_limits(
-                "cuda", self.problem.limits.host_memory_mb, int(self.budget_s) + 60
-            )
-            runner = s.channel.runner = RunnerClient(
-                self.workdir,
-                "cuda",
-                limits,
-                {**runner_env("cuda"), **self.env},
-                wrap=self.wrap,
-                read_only=self.read_only,
-            )
+            s.channel.runner = self.spare
+            try:
+                self.spare.wait_ready(min(START_S, self.left()))
+            except (RunnerDied, RunnerTimeout) as e:
+                # A spare whose start failed while it waited: this run starts its own, in the
+                # same folder (which the spare's closing must then leave in place).
+                log.warning("the spare runner under the tool did not start: %s", e)
+                self.spare.owns_workdir = False
+                self.spare.close()
+                self.spare = s.channel.runner = None
+        if s.channel.runner is None:
+            self._start_own()
+        s.load(lib)
+
+    def _start_own(self) -> None:
+        """A runner started now under the tool, with this run's own limits."""
+        s = self.session
+        limits = default_limits("cuda", self.problem.limits.host_memory_mb, int(self.budget_s) + 60)
+        runner = s.channel.runner = RunnerClient(
+            self.workdir,
+            "cuda",
+            limits,
+            {**runner_env("cuda"), **self.env},
+            wrap=self.wrap,
+            read_only=self.read_only,
+        )
         try:
             runner.wait_ready(min(START_S, self.left()))
         except (RunnerDied, RunnerTimeout) as e:
             raise Stop(
                 Verdict.INTERNAL_ERROR, f"the runner did not start under the tool: {e}"
             ) from e
-        s.load(lib)
 
     def bind(
         self, case: Case, key: str, private: bool = False

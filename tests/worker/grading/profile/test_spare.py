@@ -249,3 +249,45 @@ def test_a_taken_spare_is_closed_when_the_profile_fails_on_the_judges_side(
         assert taken.proc.popen.poll() is not None
     finally:
         taken.proc.kill()
+
+
+def test_a_spare_has_the_cpu_limit_of_the_longest_run_under_its_tool() -> None:
+    from worker.grading.profile import profiler, sanitize
+
+    assert spare.ncu("/x/ncu").cpu_s == int(profiler.BUDGET_S) + 60
+    assert spare.sanitizer("/x/cs", "memcheck").cpu_s == int(sanitize.BUDGET_S) + 60
+
+
+def test_a_spare_that_died_waiting_is_replaced_by_a_runner_of_the_runs_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A spare whose start failed while it was kept (its process gone) is not the end of the
+    run: it starts its own runner in the same work folder, which the prepared source is in."""
+    import torch
+
+    from worker.grading.profile.toolrun import ToolRun
+
+    monkeypatch.setattr(torch, "zeros", lambda *a, **k: None)  # the referee's CUDA context
+    dead = _runner()
+    dead.proc.kill()
+    dead.proc.popen.wait(30)
+    p = problems.resolve("vector-add")
+    source = next(s for s in p.samples if s.path.name == "triton_simple.py").path.read_text()
+    run_ = ToolRun(
+        p, source, "triton", wrap=[], budget_s=60.0, progress=lambda e: None, runner=dead
+    )
+    started: list[list[Path]] = []
+
+    def own() -> None:  # what a GPU worker would start: here, only what it would find
+        started.append(sorted(run_.workdir.iterdir()))
+        raise RuntimeError("stop here")
+
+    monkeypatch.setattr(run_, "_start_own", own)
+    try:
+        with pytest.raises(RuntimeError, match="stop here"):
+            run_.start()
+        assert run_.spare is None and run_.session.channel.runner is None
+        assert started and any(f.suffix == ".py" for f in started[0])  # the source is there
+    finally:
+        run_.close()
+    assert not run_.workdir.exists()
