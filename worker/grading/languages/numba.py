@@ -6,11 +6,14 @@ output. Kernels launch on the default stream, which the judge times.
 
 from __future__ import annotations
 
+import sys
+import threading
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from worker.grading.languages.base import shapes_comment
 from worker.grading.languages.python import PythonLanguage
-from worker.grading.languages.runtime import RunContext
+from worker.grading.languages.runtime import Loaded, RunContext
 
 if TYPE_CHECKING:
     from worker.grading.schema import Problem
@@ -39,6 +42,11 @@ class Numba(PythonLanguage):
     def runner_env(self, device: str) -> dict[str, str]:
         # Numba's CUDA kernels on its simulator
         return {"NUMBA_ENABLE_CUDASIM": "1"} if device == "cpu" else {}
+
+    def load(self, path: Path, ctx: RunContext) -> Loaded:
+        if ctx.device == "cpu":
+            atomic_shared_arrays()
+        return super().load(path, ctx)
 
     def convert(self, args: list[Any], ctx: RunContext) -> list[Any]:
         torch = ctx.torch
@@ -75,6 +83,45 @@ def solve({names}):
     blocks = ({out.name}.size + threads - 1) // threads
     solve_kernel[blocks, threads]({names})
 """
+
+
+def atomic_shared_arrays() -> None:
+    """Make the simulator's ``cuda.shared.array`` allocate once per block, whatever the threads.
+
+    The simulator (numba 0.68, ``kernelapi.FakeCUDAShared.array``) gives each block one array per
+    source line: the first thread to reach the line allocates it with ``np.empty`` and the others
+    look it up, with no lock between the look-up and the store. Two threads that both miss each
+    allocate their own array, and the block's threads then work on two arrays: a scan reads
+    uninitialised memory, and a correct kernel fails at random (CI, 2026-11-25: a block-scan
+    ranked an element 1744831654th of 31). Here the look-up and the store are one step under a
+    lock, the array still named by its caller's file and line, as the simulator names it."""
+    import numpy as np
+    from numba.core import types
+    from numba.cuda.simulator import kernelapi
+    from numba.np import numpy_support
+
+    shared: Any = kernelapi.FakeCUDAShared
+    if getattr(shared, "kerneldojo_atomic", False):
+        return
+    dynamic = shared.array
+    lock = threading.Lock()
+
+    def array(self: Any, shape: Any, dtype: Any) -> Any:
+        if shape == 0:  # dynamic shared memory: one buffer for all, nothing looked up
+            return dynamic(self, shape, dtype)
+        if isinstance(dtype, types.Type):
+            dtype = numpy_support.as_dtype(dtype)
+        frame = sys._getframe(1)
+        caller = (frame.f_code.co_filename, frame.f_lineno)
+        with lock:
+            res = self._allocations.get(caller)
+            if res is None:
+                res = self._allocations[caller] = np.empty(shape, dtype)
+        return res
+
+    shared.kerneldojo_original = dynamic
+    shared.array = array
+    shared.kerneldojo_atomic = True
 
 
 LANGUAGE = Numba()
