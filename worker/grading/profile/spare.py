@@ -32,11 +32,12 @@ from typing import Protocol
 from worker.grading import sandbox
 from worker.grading.profile import tools
 from worker.grading.runner_client import RunnerClient, default_limits, runner_env
-from worker.grading.schema import Problem
+from worker.grading.schema import Limits, Problem
 
 log = logging.getLogger(__name__)
 
-DEFAULT_HOST_MEMORY_MB = 8192  # default_limits' own: the spare's limit
+# A problem's default host memory (problem.toml's [limits]): the spare's limit.
+DEFAULT_HOST_MEMORY_MB = Limits.host_memory_mb
 
 
 class Holder(Protocol):
