@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import select
 import shutil
@@ -19,6 +20,8 @@ from pathlib import Path
 from typing import cast
 
 from worker.grading import languages, messages, sandbox, sourcecache, tritoncache
+
+log = logging.getLogger(__name__)
 
 
 class RunnerDied(Exception):
@@ -55,6 +58,9 @@ def runner_env(device: str) -> dict[str, str]:
 
 RUNNER_SETTLE_S = 180.0  # the longest a spare's device start-up is waited for (under ncu: ~14 s)
 IDLE_WARM_S = 0.2  # how often an idle pool lets finished spares start their device
+# The longest a runner kept under a tool (profile/spare.py) is waited for: its start took 3-10 s
+# on an H100 (2026-11-25h); one that takes longer is closed and the next run starts its own.
+TOOL_READY_S = 60.0
 
 
 def pool_size(device: str) -> int:
@@ -192,10 +198,25 @@ class RunnerPool:
             self._warm(now)
 
     def _warm(self, now: bool) -> None:
+        # Runners kept under a tool start their devices one at a time: on an H100 a runner under
+        # compute-sanitizer whose CUDA start-up overlapped that of one under ncu never finished
+        # it (3 of 4 fresh pools, 2026-11-25h), while each alone took 3-10 s.
+        tools = list(self._kept.values())
+        starting = []
+        for client in tools:
+            try:
+                if client.init_sent and not client.poll_ready():
+                    starting.append(client)
+            except (RunnerDied, RunnerTimeout):
+                self._forget(client)
         for client in self._spares():
+            if client.init_sent or (client in tools and starting):
+                continue
             try:
                 if now or client.poll_imported():
                     client.start_device()
+                    if client in tools:
+                        starting.append(client)
             except RunnerDied:
                 self._forget(client)
 
@@ -252,12 +273,15 @@ class RunnerPool:
             self._settle(timeout_s, warm)
 
     def _settle(self, timeout_s: float, warm: bool) -> None:
-        for client in self._spares():
+        tools = list(self._kept.values())
+        for client in self._spares():  # the kept ones last, so one at a time (see _warm)
             if not (warm or client.init_sent):
                 continue
             try:
-                client.wait_ready(timeout_s)
-            except (RunnerDied, RunnerTimeout):
+                client.wait_ready(min(timeout_s, TOOL_READY_S) if client in tools else timeout_s)
+            except (RunnerDied, RunnerTimeout) as e:
+                if client in tools:
+                    log.warning("a runner kept under a tool did not start: %s; closed", e)
                 self._forget(client)
 
     def close(self) -> None:
@@ -346,6 +370,19 @@ class RunnerClient:
             except RunnerTimeout:
                 return False
         return self.imported or self.ready
+
+    def poll_ready(self) -> bool:
+        """Whether the runner has initialised its device (after ``start_device``); never
+        blocks."""
+        if self.ready:
+            return True
+        if not self.init_sent or not self.poll_imported():
+            return False
+        try:
+            self._expect(self.recv(0.0), "ready")
+        except RunnerTimeout:
+            return False
+        return True
 
     def wait_ready(self, timeout_s: float) -> None:
         """Block until the runner has imported torch and initialised its device."""

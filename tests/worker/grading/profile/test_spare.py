@@ -291,3 +291,52 @@ def test_a_spare_that_died_waiting_is_replaced_by_a_runner_of_the_runs_own(
     finally:
         run_.close()
     assert not run_.workdir.exists()
+
+
+def _imported(*clients: RunnerClient) -> None:
+    deadline = time.monotonic() + START_S
+    while not all(c.poll_imported() for c in clients):
+        assert time.monotonic() < deadline, "a kept runner never finished importing"
+        time.sleep(0.1)
+
+
+def test_runners_kept_under_tools_start_their_devices_one_at_a_time() -> None:
+    """On an H100 a runner under compute-sanitizer whose CUDA start overlapped one under ncu
+    never finished it: the pool starts one kept runner's device, then the next."""
+    pool = RunnerPool("cpu", size=1)
+    first, second = _runner(), _runner()
+    try:
+        pool.keep("ncu:/x", first)
+        pool.keep("memcheck:/y", second)
+        _imported(first, second)
+        pool.warm_if_idle()
+        assert [first.init_sent, second.init_sent] == [True, False]
+        deadline = time.monotonic() + START_S
+        while not second.init_sent:
+            assert time.monotonic() < deadline, "the second kept runner never started"
+            pool.warm_if_idle()
+            time.sleep(0.05)
+        assert first.ready  # the first had finished when the second was let start
+        pool.settle(START_S)
+        assert second.ready
+    finally:
+        pool.close()
+
+
+def test_a_kept_runner_that_does_not_start_in_time_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from worker.grading import runner_client
+
+    monkeypatch.setattr(runner_client, "TOOL_READY_S", 0.0)
+    pool = RunnerPool("cpu", size=1)
+    slow = _runner()  # still importing: not ready within 0 s
+    try:
+        pool.keep("memcheck:/y", slow)
+        t0 = time.monotonic()
+        pool.settle(START_S)  # the pool's own runner is waited for, the kept one is not
+        assert time.monotonic() - t0 < START_S
+        assert pool.take("memcheck:/y") is None
+        assert _gone(slow)
+    finally:
+        pool.close()
