@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import statistics
 import sys
 import tempfile
@@ -64,18 +65,27 @@ FAILING = (
 # The worker's runner pool: it holds the runner kept started under ncu (profile/spare.py) as a
 # worker's does; KERNELDOJO_PROFILE_SPARE=0 measures profiles that start their own.
 POOL: RunnerPool | None = None
+START = time.monotonic()
 
 
 def _grade(slug: str, path: Path, mode: str, report_dir: Path) -> tuple[GradeResult, float]:
     problem = problems.resolve(slug)
     lang = "cuda" if path.suffix == ".cu" else "triton"
+    s0 = time.monotonic()
     if POOL is not None:  # a learner's request finds the worker idle: its spares started
         POOL.settle(300.0)
     t0 = time.monotonic()
     res = grader.grade(
         problem, path.read_text(), lang, device="cuda", mode=mode, report_dir=report_dir, pool=POOL
     )
-    return res, time.monotonic() - t0
+    took = time.monotonic() - t0
+    # One line per grading as it ends, so that a slow step shows itself in a cut-off run.
+    print(
+        f"  [{time.monotonic() - START:6.1f} s] {mode} {slug}/{path.name}: {res.verdict} in "
+        f"{took:.1f} s (the pool settled in {t0 - s0:.1f} s before it)",
+        flush=True,
+    )
+    return res, took
 
 
 def profile_latency(repeat: int, report_dir: Path) -> list[dict[str, Any]]:
@@ -182,11 +192,15 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--json", type=Path, help="write every figure here")
     args = ap.parse_args()
+    logging.basicConfig(
+        level=logging.INFO, format="%(relativeCreated)8.0f ms %(name)s %(levelname)s %(message)s"
+    )
     global POOL
     POOL = RunnerPool("cuda")
     # As the worker does when it starts (tasks.py); joined, so that the first settle() sees them.
     for t in spare.replenish(POOL, spare.kept_tools()):
         t.join()
+    print(f"  [{time.monotonic() - START:6.1f} s] spares started: {[t.key for t in spare.kept_tools()]}", flush=True)
     report_dir = Path(tempfile.mkdtemp(prefix="kerneldojo-profiles-"))
     try:
         profiled = profile_latency(args.repeat, report_dir)
