@@ -19,7 +19,7 @@ h // (hq // hkv). Design, from the cost of each piece:
 * Query heads of one group are neighbours in the grid's second dimension, so the programs that
   run together read the same k and v blocks, which stay in L2 (GQA's saving, for free).
 
-On an H100 at b = 4, hq = 32, hkv = 8, s = 4096, d = 128: see the editorial (measured by the lead).
+On an H100 at b = 4, hq = 32, hkv = 8, s = 4096, d = 128: see the editorial's table.
 """
 
 import math

@@ -14,7 +14,7 @@ Pointer path (any other shape, e.g. k = 2500): the classic Triton GEMM with grou
 rows past m and columns past n clamped on load (the loads stay unmasked and vectorised in m and
 n), the k loop unmasked over full steps and masked in the last partial one, and a masked store.
 
-On an H100 at 8192^3: see the editorial's table (measured by the lead).
+On an H100 at 8192^3: see the editorial's table.
 """
 
 import os

@@ -21,7 +21,7 @@ and b, so the partial last k block needs no mask; c is written by a TMA store cl
 edges. Pointer path (any other shape): the same arithmetic with clamped rows and columns and a
 k mask on every block.
 
-On an H100 at 8192^3: see the editorial's table (measured by the lead).
+On an H100 at 8192^3: see the editorial's table.
 """
 
 import os

@@ -15,7 +15,7 @@ Pointer path (any other shape): the classic Triton GEMM with grouped tile order,
 columns past the edges clamped on load, full k slices unmasked and the last one masked, and
 the same epilogue with a masked store.
 
-On an H100 at 8192^3: see the editorial's table (measured by the lead).
+On an H100 at 8192^3: see the editorial's table.
 """
 
 import os
