@@ -109,9 +109,13 @@ def fill_editorial(text: str, rows: dict[str, list[Case]]) -> str:
     return text[:head] + "\n".join(lines)
 
 
-def statement_paragraph(rows: dict[str, list[Case]], date: str) -> str:
+def statement_paragraph(rows: dict[str, list[Case]], date: str) -> str | None:
+    """The paragraph from the fast samples' rows; None where the files hold neither (a run of
+    other samples must not write "Measured ...: ; torch's baseline ...")."""
     cases = next(iter(rows.values()))
     fast = [s for s in ("triton_fast.py", "cuda_fast.cu") if s in rows]
+    if not fast:
+        return None
     parts = []
     for s in fast:
         ms, vs, _ = cells(rows[s], baseline=False)
@@ -135,8 +139,10 @@ def fill_statement(text: str, rows: dict[str, list[Case]], date: str) -> str:
     end = len(text) if end < 0 else end
     import textwrap
 
-    para = textwrap.fill(statement_paragraph(rows, date), width=92, break_on_hyphens=False)
-    return text[:start] + para + text[end:]
+    para = statement_paragraph(rows, date)
+    if para is None:
+        return text
+    return text[:start] + textwrap.fill(para, width=92, break_on_hyphens=False) + text[end:]
 
 
 def main() -> None:
