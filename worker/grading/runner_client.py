@@ -63,6 +63,14 @@ IDLE_WARM_S = 0.2  # how often an idle pool lets finished spares start their dev
 TOOL_READY_S = 60.0
 
 
+def _tool_time_left(client: RunnerClient) -> float:
+    """How long a kept runner may still take to be ready (its imports included when it has not
+    been told to start yet)."""
+    if client.init_at is None:
+        return TOOL_READY_S
+    return max(0.0, client.init_at + TOOL_READY_S - time.monotonic())
+
+
 def pool_size(device: str) -> int:
     """Runners kept ready (``KERNELDOJO_POOL_SIZE``), each a process with torch imported."""
     try:
@@ -201,14 +209,8 @@ class RunnerPool:
         # Runners kept under a tool start their devices one at a time: on an H100 a runner under
         # compute-sanitizer whose CUDA start-up overlapped that of one under ncu never finished
         # it (3 of 4 fresh pools, 2026-11-25h), while each alone took 3-10 s.
+        starting = self._tools_starting()
         tools = list(self._kept.values())
-        starting = []
-        for client in tools:
-            try:
-                if client.init_sent and not client.poll_ready():
-                    starting.append(client)
-            except (RunnerDied, RunnerTimeout):
-                self._forget(client)
         for client in self._spares():
             if client.init_sent or (client in tools and starting):
                 continue
@@ -219,6 +221,29 @@ class RunnerPool:
                         starting.append(client)
             except RunnerDied:
                 self._forget(client)
+
+    def _tools_starting(self) -> list[RunnerClient]:
+        """The kept runners starting their devices now; one past its time (``TOOL_READY_S``
+        from its start) or dead is closed."""
+        starting = []
+        for key, client in list(self._kept.items()):
+            if not client.init_sent:
+                continue
+            try:
+                if client.poll_ready():
+                    continue
+            except RunnerDied as e:
+                self._drop_tool(key, client, f"it died starting: {e.message}")
+                continue
+            if _tool_time_left(client) <= 0:
+                self._drop_tool(key, client, f"not ready {TOOL_READY_S:.0f} s after its start")
+                continue
+            starting.append(client)
+        return starting
+
+    def _drop_tool(self, key: str, client: RunnerClient, why: str) -> None:
+        log.warning("the runner kept under %s is closed: %s", key, why)
+        self._forget(client)
 
     def _spares(self) -> list[RunnerClient]:
         return [*self._ready, *self._kept.values()]
@@ -273,16 +298,33 @@ class RunnerPool:
             self._settle(timeout_s, warm)
 
     def _settle(self, timeout_s: float, warm: bool) -> None:
-        tools = list(self._kept.values())
-        for client in self._spares():  # the kept ones last, so one at a time (see _warm)
+        for client in list(self._ready):
             if not (warm or client.init_sent):
                 continue
             try:
-                client.wait_ready(min(timeout_s, TOOL_READY_S) if client in tools else timeout_s)
-            except (RunnerDied, RunnerTimeout) as e:
-                if client in tools:
-                    log.warning("a runner kept under a tool did not start: %s; closed", e)
+                client.wait_ready(timeout_s)
+            except (RunnerDied, RunnerTimeout):
                 self._forget(client)
+        self._settle_kept(timeout_s, warm)
+
+    def settle_kept(self, timeout_s: float) -> None:
+        """Wait until no runner kept under a tool is starting its device: a run under a tool
+        starts (or takes) its runner only then (profile/spare.py)."""
+        with self._lock:
+            self._settle_kept(timeout_s, warm=False)
+
+    def _settle_kept(self, timeout_s: float, warm: bool) -> None:
+        # One at a time (see _warm): those already starting first, each waited for only until
+        # TOOL_READY_S after its start.
+        for key, client in sorted(self._kept.items(), key=lambda kv: not kv[1].init_sent):
+            if not (warm or client.init_sent):
+                continue
+            try:
+                client.wait_ready(min(timeout_s, _tool_time_left(client)))
+            except RunnerDied as e:
+                self._drop_tool(key, client, f"it died starting: {e.message}")
+            except RunnerTimeout:
+                self._drop_tool(key, client, f"not ready {TOOL_READY_S:.0f} s after its start")
 
     def close(self) -> None:
         self._closed.set()
@@ -355,11 +397,13 @@ class RunnerClient:
         self.imported = False
         self.init_sent = False
         self.init_s: float | None = None  # the runner's device start-up, however long ago
+        self.init_at: float | None = None  # when it was told to start its device
 
     def start_device(self) -> None:
         """Tell the runner to initialise its device once its imports are done (no wait)."""
         if not self.init_sent:
             self.init_sent = True
+            self.init_at = time.monotonic()
             self.send(messages.Init(op="init"))
 
     def poll_imported(self) -> bool:

@@ -38,6 +38,9 @@ log = logging.getLogger(__name__)
 
 # A problem's default host memory (problem.toml's [limits]): the spare's limit.
 DEFAULT_HOST_MEMORY_MB = Limits.host_memory_mb
+# The longest a run under a tool waits for a kept runner starting its device (each is closed
+# TOOL_READY_S after its start: runner_client.py).
+START_WAIT_S = 60.0
 
 
 class Holder(Protocol):
@@ -48,6 +51,8 @@ class Holder(Protocol):
     def keep(self, key: str, client: RunnerClient) -> None: ...
 
     def take(self, key: str) -> RunnerClient | None: ...
+
+    def settle_kept(self, timeout_s: float) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -130,7 +135,12 @@ def launch(tool: Tool) -> RunnerClient:
 def take(pool: Holder | None, tool: Tool, problem: Problem) -> RunnerClient | None:
     """The spare for ``tool`` if the pool holds a live one and the problem's limits are the
     spare's; then a replacement starts in the background (also where none was waiting)."""
-    if pool is None or pool.device != "cuda" or tool.key not in _keys():
+    if pool is None or pool.device != "cuda":
+        return None
+    # No kept runner may be starting its device while this run's starts or is taken: a runner
+    # under compute-sanitizer that started beside one under ncu never finished (2026-11-25h).
+    pool.settle_kept(START_WAIT_S)
+    if tool.key not in _keys():
         return None
     if problem.limits.host_memory_mb != DEFAULT_HOST_MEMORY_MB:  # the spare's limit is not its own
         return None  # the kept one stays for the next run: a replacement would close it

@@ -99,6 +99,9 @@ def test_no_spare_for_a_cpu_pool_or_a_problem_with_more_host_memory(
             def keep(self, key: str, client: RunnerClient) -> None:
                 raise AssertionError("replenish is stopped before it starts a runner")
 
+            def settle_kept(self, timeout_s: float) -> None:
+                pass
+
             def take(self, key: str) -> RunnerClient | None:
                 self.asked.append(key)
                 return None
@@ -209,6 +212,9 @@ def test_a_problem_that_cannot_use_the_spare_leaves_it_in_place(
         def keep(self, key: str, client: RunnerClient) -> None:
             raise AssertionError("not called here")
 
+        def settle_kept(self, timeout_s: float) -> None:
+            pass
+
         def take(self, key: str) -> RunnerClient | None:
             return None
 
@@ -237,6 +243,9 @@ def test_a_taken_spare_is_closed_when_the_profile_fails_on_the_judges_side(
 
         def keep(self, key: str, client: RunnerClient) -> None:
             raise AssertionError("not called here")
+
+        def settle_kept(self, timeout_s: float) -> None:
+            pass
 
         def take(self, key: str) -> RunnerClient | None:
             return taken
@@ -338,5 +347,75 @@ def test_a_kept_runner_that_does_not_start_in_time_is_closed(
         assert time.monotonic() - t0 < START_S
         assert pool.take("memcheck:/y") is None
         assert _gone(slow)
+    finally:
+        pool.close()
+
+
+class _Kept:
+    """A runner kept under a tool, as the pool sees it: imported, told to start, ready."""
+
+    def __init__(self, name: str, log: list[str], stuck: bool = False) -> None:
+        self.name, self.log, self.stuck = name, log, stuck
+        self.init_sent, self.init_at, self.ready, self.closed = False, None, False, False
+
+    def poll_imported(self) -> bool:
+        return True
+
+    def poll_ready(self) -> bool:
+        return self.ready
+
+    def start_device(self) -> None:
+        if not self.init_sent:
+            self.init_sent, self.init_at = True, time.monotonic()
+            self.log.append(f"start {self.name}")
+
+    def wait_ready(self, timeout_s: float) -> None:
+        from worker.grading.runner_client import RunnerTimeout
+
+        self.start_device()
+        if self.stuck:
+            raise RunnerTimeout()
+        self.ready = True
+        self.log.append(f"ready {self.name}")
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_kept_runner_stuck_starting_is_closed_and_the_next_one_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The idle warmer alone (no settle) closes a kept runner past its time after its start,
+    so the one behind it is not held back for ever."""
+    from worker.grading import runner_client
+
+    log: list[str] = []
+    stuck, second = _Kept("ncu", log, stuck=True), _Kept("memcheck", log)
+    pool = RunnerPool("cpu", size=1)
+    try:
+        pool.keep("ncu:/x", stuck)  # type: ignore[arg-type]
+        pool.keep("memcheck:/y", second)  # type: ignore[arg-type]
+        pool.warm_if_idle()
+        assert log == ["start ncu"]
+        pool.warm_if_idle()
+        assert log == ["start ncu"] and not stuck.closed  # still within its time
+        monkeypatch.setattr(runner_client, "TOOL_READY_S", 0.0)
+        pool.warm_if_idle()
+        assert stuck.closed and pool.take("ncu:/x") is None
+        assert log == ["start ncu", "start memcheck"]
+    finally:
+        pool.close()
+
+
+def test_settling_waits_for_the_kept_runner_already_starting_before_starting_another() -> None:
+    log: list[str] = []
+    idle, starting = _Kept("ncu", log), _Kept("memcheck", log)
+    pool = RunnerPool("cpu", size=1)
+    try:
+        pool.keep("ncu:/x", idle)  # type: ignore[arg-type]
+        pool.keep("memcheck:/y", starting)  # type: ignore[arg-type]
+        starting.start_device()  # started by the idle warmer; the other one kept first
+        pool.settle(START_S)  # warm: every runner ready afterwards, one tool at a time
+        assert log == ["start memcheck", "ready memcheck", "start ncu", "ready ncu"]
     finally:
         pool.close()
