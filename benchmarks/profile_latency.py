@@ -200,7 +200,8 @@ def main() -> None:
     # As the worker does when it starts (tasks.py); joined, so that the first settle() sees them.
     for t in spare.replenish(POOL, spare.kept_tools()):
         t.join()
-    print(f"  [{time.monotonic() - START:6.1f} s] spares started: {[t.key for t in spare.kept_tools()]}", flush=True)
+    kept = [t.key for t in spare.kept_tools()]
+    print(f"  [{time.monotonic() - START:6.1f} s] spare runners spawned under {kept}", flush=True)
     report_dir = Path(tempfile.mkdtemp(prefix="kerneldojo-profiles-"))
     try:
         profiled = profile_latency(args.repeat, report_dir)

@@ -8,8 +8,8 @@ logsumexp keeps it to float32's precision.
 A chunk of rows at a time: the benchmark's logits are 1 GB of bf16, a float32 copy of them 2 GB
 and logsumexp's exp(x - max) another 2 GB, past the problem's ~3 GB of scratch memory (all of
 it at once was memory_limit_exceeded on an H100). Rows of 2^25 float32 logits (128 MiB, 261
-rows of 128256) hold ~260 MiB at a time; each row's loss is the same float32 number as before,
-and the mean is still taken once over all b of them."""
+rows of 128256) hold ~260 MiB at a time; each row's loss is as exact as before (float32's
+precision), and the mean is still taken once over all b of them."""
 
 import torch
 
