@@ -58,6 +58,7 @@ def runner_env(device: str) -> dict[str, str]:
 
 RUNNER_SETTLE_S = 180.0  # the longest a spare's device start-up is waited for (under ncu: ~14 s)
 IDLE_WARM_S = 0.2  # how often an idle pool lets finished spares start their device
+IDLE_START_WINDOW_S = 0.5  # after a grading, any spare may start its device; later, the next only
 # The longest a runner kept under a tool (profile/spare.py) is waited for: its start took 3-10 s
 # on an H100 (2026-11-25h); one that takes longer is closed and the next run starts its own.
 TOOL_READY_S = 60.0
@@ -105,6 +106,7 @@ class RunnerPool:
         self._kept: dict[str, RunnerClient] = {}
         self._lock = threading.RLock()  # the spares, between a grading and the idle warmer
         self._busy = 0  # gradings between acquire() and done()
+        self._idle_since = time.monotonic()  # when the last grading ended
         self._closed = threading.Event()
         if device == "cuda":
             tritoncache.prime()  # before the runners' CUDA start-up reads what it compiles
@@ -122,10 +124,15 @@ class RunnerPool:
             self.warm_if_idle()
 
     def warm_if_idle(self) -> None:
-        """``warm`` unless a grading holds a runner (the idle thread's round)."""
+        """``warm`` unless a grading holds a runner (the idle thread's round). Late in an idle
+        spell only the runner handed out next may start its device: a start (0.6-0.9 s on an
+        H100) begun just before a submission arrives is waited for before its calibration
+        (``settle``: 0.08-0.13 s of vector-add's 0.52 s verdicts 1.5 s apart, 2026-11-25h), and
+        the others can start when the next grading ends."""
         with self._lock:
             if self._busy == 0 and not self._closed.is_set():
-                self.warm()
+                late = time.monotonic() - self._idle_since > IDLE_START_WINDOW_S
+                self._warm(now=False, late=late)
 
     def _fill(self) -> None:
         while len(self._ready) < self.size:
@@ -164,6 +171,7 @@ class RunnerPool:
         """A grading that ``acquire``d is over: spares may create their CUDA contexts now."""
         with self._lock:
             self._busy = max(0, self._busy - 1)
+            self._idle_since = time.monotonic()
             self.warm()
 
     def _acquire(self) -> RunnerClient:
@@ -205,7 +213,7 @@ class RunnerPool:
         with self._lock:
             self._warm(now)
 
-    def _warm(self, now: bool) -> None:
+    def _warm(self, now: bool, late: bool = False) -> None:
         # Runners kept under a tool start their devices one at a time: on an H100 a runner under
         # compute-sanitizer whose CUDA start-up overlapped that of one under ncu never finished
         # it (3 of 4 fresh pools, 2026-11-25h), while each alone took 3-10 s.
@@ -213,6 +221,8 @@ class RunnerPool:
         tools = list(self._kept.values())
         for client in self._spares():
             if client.init_sent or (client in tools and starting):
+                continue
+            if late and client not in tools and client is not self._ready[0]:
                 continue
             try:
                 if now or client.poll_imported():
