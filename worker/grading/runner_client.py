@@ -58,7 +58,11 @@ def runner_env(device: str) -> dict[str, str]:
 
 RUNNER_SETTLE_S = 180.0  # the longest a spare's device start-up is waited for (under ncu: ~14 s)
 IDLE_WARM_S = 0.2  # how often an idle pool lets finished spares start their device
-IDLE_START_WINDOW_S = 0.5  # after a grading, any spare may start its device; later, the next only
+# After a grading any spare may start its device; from IDLE_START_WINDOW_S to IDLE_LONG_S after
+# it, only the runner handed out next (a submission is likeliest then: learners resubmit within
+# seconds); after a longer idle spell, any again (else a burst after it would wait for them).
+IDLE_START_WINDOW_S = 0.5
+IDLE_LONG_S = 3.0
 # The longest a runner kept under a tool (profile/spare.py) is waited for: its start took 3-10 s
 # on an H100 (2026-11-25h); one that takes longer is closed and the next run starts its own.
 TOOL_READY_S = 60.0
@@ -124,15 +128,16 @@ class RunnerPool:
             self.warm_if_idle()
 
     def warm_if_idle(self) -> None:
-        """``warm`` unless a grading holds a runner (the idle thread's round). Late in an idle
-        spell only the runner handed out next may start its device: a start (0.6-0.9 s on an
-        H100) begun just before a submission arrives is waited for before its calibration
-        (``settle``: 0.08-0.13 s of vector-add's 0.52 s verdicts 1.5 s apart, 2026-11-25h), and
-        the others can start when the next grading ends."""
+        """``warm`` unless a grading holds a runner (the idle thread's round). Between
+        ``IDLE_START_WINDOW_S`` and ``IDLE_LONG_S`` after a grading only the runner handed out
+        next may start its device: a start (0.6-0.9 s on an H100) begun just before a
+        submission arrives is waited for before its calibration (``settle``: 0.08-0.13 s of
+        vector-add's 0.52 s verdicts 1.5 s apart, 2026-11-25h); the others start when the next
+        grading ends, or once the pool has been idle longer."""
         with self._lock:
             if self._busy == 0 and not self._closed.is_set():
-                late = time.monotonic() - self._idle_since > IDLE_START_WINDOW_S
-                self._warm(now=False, late=late)
+                idle = time.monotonic() - self._idle_since
+                self._warm(now=False, late=IDLE_START_WINDOW_S < idle < IDLE_LONG_S)
 
     def _fill(self) -> None:
         while len(self._ready) < self.size:

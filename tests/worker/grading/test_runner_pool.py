@@ -88,8 +88,9 @@ def test_the_idle_warmer_starts_a_spare_only_between_gradings() -> None:
 
 
 def test_late_in_an_idle_spell_only_the_next_runner_starts_its_device() -> None:
-    """A device start begun just before a submission arrives delays its calibration: late in
-    an idle spell only the runner handed out next starts; the rest start when a grading ends."""
+    """A device start begun just before a submission arrives delays its calibration: from
+    0.5 s to 3 s after a grading only the runner handed out next starts; the rest start when a
+    grading ends, or after a longer idle spell."""
     pool = RunnerPool("cpu", size=2)
     try:
         first, second = pool._ready
@@ -97,14 +98,13 @@ def test_late_in_an_idle_spell_only_the_next_runner_starts_its_device() -> None:
         while not (first.poll_imported() and second.poll_imported()):
             assert time.monotonic() < deadline, "the spare runners never finished importing"
             time.sleep(0.1)
-        pool._idle_since = time.monotonic() - 60  # the last grading ended a minute ago
+        pool._idle_since = time.monotonic() - 1.0  # the last grading ended a second ago
         pool.warm_if_idle()
         assert first.init_sent and not second.init_sent
         pool.warm_if_idle()
         assert not second.init_sent
-        pool.acquire()  # a grading takes the first; the second is now next
-        pool.refilled(START_S)
-        pool.done()  # the grading ends: every imported spare may start
+        pool._idle_since = time.monotonic() - 60  # a minute of idling: any may start
+        pool.warm_if_idle()
         assert second.init_sent
     finally:
         pool.close()
