@@ -219,23 +219,27 @@ class RunnerPool:
             self._warm(now)
 
     def _warm(self, now: bool, late: bool = False) -> None:
+        for i, client in enumerate(list(self._ready)):
+            if not client.init_sent and not (late and i > 0):  # late: the next one only
+                self._start(client, now)
         # Runners kept under a tool start their devices one at a time: on an H100 a runner under
         # compute-sanitizer whose CUDA start-up overlapped that of one under ncu never finished
         # it (3 of 4 fresh pools, 2026-11-25h), while each alone took 3-10 s.
-        starting = self._tools_starting()
-        tools = list(self._kept.values())
-        for client in self._spares():
-            if client.init_sent or (client in tools and starting):
-                continue
-            if late and client not in tools and client is not self._ready[0]:
-                continue
-            try:
-                if now or client.poll_imported():
-                    client.start_device()
-                    if client in tools:
-                        starting.append(client)
-            except RunnerDied:
-                self._forget(client)
+        if not self._tools_starting():
+            for client in list(self._kept.values()):
+                if not client.init_sent and self._start(client, now):
+                    break
+
+    def _start(self, client: RunnerClient, now: bool) -> bool:
+        """Tell a spare to start its device once it has imported (``now``: at once); whether
+        it was told."""
+        try:
+            if now or client.poll_imported():
+                client.start_device()
+                return True
+        except RunnerDied:
+            self._forget(client)
+        return False
 
     def _tools_starting(self) -> list[RunnerClient]:
         """The kept runners starting their devices now; one past its time (``TOOL_READY_S``
@@ -259,9 +263,6 @@ class RunnerPool:
     def _drop_tool(self, key: str, client: RunnerClient, why: str) -> None:
         log.warning("the runner kept under %s is closed: %s", key, why)
         self._forget(client)
-
-    def _spares(self) -> list[RunnerClient]:
-        return [*self._ready, *self._kept.values()]
 
     def _forget(self, client: RunnerClient) -> None:
         """A spare that died starting: out of the pool, its processes gone."""
@@ -410,14 +411,17 @@ class RunnerClient:
         self._buf = b""
         self.frozen = False
         self.imported = False
-        self.init_sent = False
         self.init_s: float | None = None  # the runner's device start-up, however long ago
         self.init_at: float | None = None  # when it was told to start its device
 
+    @property
+    def init_sent(self) -> bool:
+        """Whether the runner has been told to start its device."""
+        return self.init_at is not None
+
     def start_device(self) -> None:
         """Tell the runner to initialise its device once its imports are done (no wait)."""
-        if not self.init_sent:
-            self.init_sent = True
+        if self.init_at is None:
             self.init_at = time.monotonic()
             self.send(messages.Init(op="init"))
 

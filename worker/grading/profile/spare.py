@@ -31,16 +31,13 @@ from typing import Protocol
 
 from worker.grading import sandbox
 from worker.grading.profile import tools
-from worker.grading.runner_client import RunnerClient, default_limits, runner_env
+from worker.grading.runner_client import TOOL_READY_S, RunnerClient, default_limits, runner_env
 from worker.grading.schema import Limits, Problem
 
 log = logging.getLogger(__name__)
 
 # A problem's default host memory (problem.toml's [limits]): the spare's limit.
 DEFAULT_HOST_MEMORY_MB = Limits.host_memory_mb
-# The longest a run under a tool waits for a kept runner starting its device (each is closed
-# TOOL_READY_S after its start: runner_client.py).
-START_WAIT_S = 60.0
 
 
 class Holder(Protocol):
@@ -139,7 +136,7 @@ def take(pool: Holder | None, tool: Tool, problem: Problem) -> RunnerClient | No
         return None
     # No kept runner may be starting its device while this run's starts or is taken: a runner
     # under compute-sanitizer that started beside one under ncu never finished (2026-11-25h).
-    pool.settle_kept(START_WAIT_S)
+    pool.settle_kept(TOOL_READY_S)  # each is closed that long after its start
     if tool.key not in _keys():
         return None
     if problem.limits.host_memory_mb != DEFAULT_HOST_MEMORY_MB:  # the spare's limit is not its own
