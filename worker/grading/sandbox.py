@@ -57,7 +57,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from worker.grading import device
+from worker.grading import device, spawner
 
 log = logging.getLogger(__name__)
 
@@ -507,20 +507,22 @@ class Process:
         # bwrap itself stays alive as PID 1 of the sandbox, where /proc/1/environ is readable:
         # it must not inherit the worker's environment (--clearenv only cleans its child's).
         env = {"PATH": "/usr/bin:/bin"} if mode() != "off" else plain_env(policy)
-        self.popen = subprocess.Popen(
-            cmd,
-            stdin=stdin if stdin is not None else subprocess.DEVNULL,
-            stdout=stdout,
-            stderr=stderr,
-            pass_fds=tuple(pass_fds),
-            start_new_session=True,
-            env=env,
-            cwd=str(policy.workdir),
-            preexec_fn=_preexec(policy.limits),
-            # identity "drop": set in the child after fork, before _preexec's rlimits and exec
-            user=ids[0] if ids else None,
-            group=ids[1] if ids else None,
-            extra_groups=[] if ids else None,
+        self.popen = spawner.spawn(
+            lambda: subprocess.Popen(
+                cmd,
+                stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                stdout=stdout,
+                stderr=stderr,
+                pass_fds=tuple(pass_fds),
+                start_new_session=True,
+                env=env,
+                cwd=str(policy.workdir),
+                preexec_fn=_preexec(policy.limits),
+                # identity "drop": set in the child after fork, before _preexec's rlimits and exec
+                user=ids[0] if ids else None,
+                group=ids[1] if ids else None,
+                extra_groups=[] if ids else None,
+            )
         )
         self.pid = self.popen.pid
         self._frozen: list[int] = []

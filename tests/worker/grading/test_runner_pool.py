@@ -10,7 +10,7 @@ import time
 import pytest
 
 from worker.grading import grader, problems
-from worker.grading.runner_client import RunnerPool, RunnerTimeout
+from worker.grading.runner_client import RunnerClient, RunnerPool, RunnerTimeout
 from worker.grading.verdicts import Verdict
 
 START_S = 180.0
@@ -112,19 +112,25 @@ def test_late_in_an_idle_spell_only_the_next_runner_starts_its_device() -> None:
 
 def test_the_replacement_is_spawned_off_the_submissions_path() -> None:
     """acquire() hands over a runner without waiting for its replacement's process to start;
-    the replacement arrives in the background, and none is spawned once the pool is closed."""
+    the replacement arrives in the background without holding the pool's lock (a settle is not
+    held up by it), and none is kept once the pool is closed."""
     pool = RunnerPool("cpu", size=1)
-    spawn = pool._fill
+    spawn = pool._spawn
     gate = threading.Event()
 
-    def slow_fill() -> None:
+    def slow_spawn() -> RunnerClient:
         assert gate.wait(START_S)
-        spawn()
+        return spawn()
 
-    pool._fill = slow_fill  # type: ignore[method-assign]
+    pool._spawn = slow_spawn  # type: ignore[method-assign]
     try:
         used = pool.acquire()
         assert used.proc.popen.poll() is None and not pool._ready  # handed over, none yet
+        # the grading settles the pool while the replacement is being spawned: no lock held
+        settling = threading.Thread(target=pool.settle, args=(START_S, False))
+        settling.start()
+        settling.join(5.0)
+        assert not settling.is_alive()
         gate.set()
         pool.refilled(START_S)
         assert len(pool._ready) == 1 and pool._ready[0] is not used
