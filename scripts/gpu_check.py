@@ -19,6 +19,8 @@ as the Dockerfile does, or linking fails with "cannot find -lcudart_static").
     python3 scripts/gpu_check.py --phase adversarial
     python3 scripts/gpu_check.py --phase fidelity  # benchmarks/fidelity.py: 3 softmax samples graded 10 times
     python3 scripts/gpu_check.py --phase latency   # benchmarks/latency.py: submit-to-verdict on a warm pool
+    python3 scripts/gpu_check.py --phase class     # class mode's speed grading (scripts/gpu_class.py;
+                                                   # not in the default run: needs the web packages)
 
 It prints one table per phase and writes results (JSON and Markdown) to --out
 (default: benchmarks/gpu-check/). Exit status 1 if any verdict differs from what is declared.
@@ -42,6 +44,8 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from gpu_class import COLUMNS, PROBLEMS, phase_class  # noqa: E402
 
 from worker.grading import grader, problems, timing  # noqa: E402
 from worker.grading.verdicts import Verdict  # noqa: E402
@@ -357,7 +361,7 @@ def main() -> None:
     ap.add_argument(
         "--phase",
         action="append",
-        choices=["samples", "bench", "sandbox", "adversarial", "fidelity", "latency"],
+        choices=["samples", "bench", "sandbox", "adversarial", "fidelity", "latency", "class"],
     )
     ap.add_argument("--fidelity-rounds", type=int, default=10)
     ap.add_argument("--latency-count", type=int, default=50)
@@ -386,6 +390,11 @@ def main() -> None:
         logging.getLogger("worker.grading.grader").addHandler(handler)
         logging.getLogger("worker.grading.grader").setLevel(logging.DEBUG)
     phases = ns.phase or ["samples", "bench", "sandbox", "adversarial", "fidelity", "latency"]
+    import torch
+
+    if phases == ["class"] and not torch.cuda.is_available():
+        phase_class(ns.out)  # says that there is nothing to time here
+        return
     report = problems.load_all()
     for e in report.errors:
         print(f"INVALID PROBLEM: {e}")
@@ -446,6 +455,7 @@ def main() -> None:
             "cv_pct",
             "ranking_flips",
         ],
+        "class": COLUMNS,
         "latency": [
             "problem",
             "count",
@@ -479,6 +489,8 @@ def main() -> None:
             args = ["--problem", slug, "--count", str(ns.latency_count)]
             args += ["--gap", str(ns.latency_gap)]
             rows, bad = phase_script("latency", "latency.py", args, ns.script_timeout)
+        elif ph == "class":
+            rows, bad = phase_class(ns.out, [p.slug for p in probs] if ns.problem else PROBLEMS)
         else:
             rows, bad = phase_adversarial()
         total_bad += bad
