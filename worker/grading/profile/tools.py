@@ -101,11 +101,20 @@ def import_command(ncu: str, report: str, page: str) -> list[str]:
 
 def sanitizer_command(tool_path: str, tool: str, log_file: str) -> list[str]:
     """compute-sanitizer in front of the runner: ``memcheck`` or ``racecheck``, findings to a
-    log file (the runner's stdout is the submission's own), the first ones only."""
+    log file (the runner's stdout is the submission's own), the first ones only.
+
+    ``--launch-timeout 0``: the tool waits for the runner's CUDA context however long it takes.
+    By default it gives up after 10 s ("No attachable process found") and the runner's CUDA
+    start-up then never returns; a runner imports torch (~7 s on a fresh H100 host) and a kept
+    one starts its device only when told (profile/spare.py), so 10 s was often not enough: 2 of
+    3 kept runners on a fresh host hung so (2026-11-26). Our own limits bound the wait
+    (``TOOL_READY_S``, the run's budget)."""
     argv = [
         tool_path,
         "--tool",
         tool,
+        "--launch-timeout",
+        "0",
         "--print-limit",
         "20",
         "--target-processes",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.worker.grading.profile.conftest import recorded
-from worker.grading.profile import sanitizer
+from worker.grading.profile import sanitizer, tools
 
 BASE = 0x7F752E800000  # the nearest allocation in sanitizer-memcheck-oob.txt: a, 1000 floats
 
@@ -79,3 +79,11 @@ def test_nothing_found() -> None:
         [],
         0,
     )
+
+
+def test_the_tool_waits_for_the_runners_cuda_start_however_long() -> None:
+    """compute-sanitizer's default 10 s attach timeout left a slow-importing runner hung."""
+    for tool in ("memcheck", "racecheck"):
+        argv = tools.sanitizer_command("/cuda/bin/compute-sanitizer", tool, "/w/s.log")
+        i = argv.index("--launch-timeout")
+        assert argv[i + 1] == "0" and argv[argv.index("--tool") + 1] == tool
