@@ -160,7 +160,10 @@ def _start_pool(**_: Any) -> None:
         _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")))
         _pool.warm(now=True)  # nothing is being timed yet
         if _pool.device == "cuda":  # runners started under ncu and memcheck (profile/spare.py)
+            from worker.grading import bytecode
             from worker.grading.profile import spare
+
+            bytecode.warn_if_missing()
 
             spare.replenish(_pool, spare.kept_tools())
         if _pool.device == "cuda" and warmup.enabled():

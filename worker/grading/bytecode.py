@@ -1,0 +1,47 @@
+"""Whether the runners' big imports have compiled bytecode next to their sources.
+
+A runner imports torch inside a read-only sandbox: where torch was installed without
+``__pycache__`` files, every runner compiles its sources again. On an H100 host whose torch had
+none, a runner took 6.7-7.0 s to import instead of 2.1 s, spares were not ready when
+submissions came, and vector-add's verdicts took 0.70 s (median) instead of 0.49 s
+(benchmarks/gpu-check/2026-11-26-h100.md). pip writes the bytecode when it installs (the
+images are built so); a GPU worker says at its start where it is missing, and how to fix it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sysconfig
+from collections.abc import Sequence
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+MODULES = ("torch", "triton", "numpy")
+
+
+def missing(modules: Sequence[str] | None = None) -> list[str]:
+    """The installed ones among ``modules`` (``MODULES``) whose package has no bytecode for
+    this Python."""
+    out = []
+    for name in MODULES if modules is None else modules:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+            continue
+        if not Path(importlib.util.cache_from_source(spec.origin)).exists():
+            out.append(name)
+    return out
+
+
+def warn_if_missing() -> list[str]:
+    names = missing()
+    if names:
+        log.warning(
+            "no compiled bytecode for %s: every runner compiles it again in its read-only "
+            "sandbox (~5 s more for each runner's start on an H100 host). Run once, as the "
+            "owner of site-packages: python -m compileall -q -j 0 %s",
+            ", ".join(names),
+            sysconfig.get_paths()["purelib"],
+        )
+    return names
