@@ -23,14 +23,21 @@ MODULES = ("torch", "triton", "numpy")
 
 def missing(modules: Sequence[str] | None = None) -> list[str]:
     """The installed ones among ``modules`` (``MODULES``) whose package has no bytecode for
-    this Python."""
+    this Python. Never raises: it is advice at a worker's start, before its spares and warm-up.
+    """
     out = []
     for name in MODULES if modules is None else modules:
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
-            continue
-        if not Path(importlib.util.cache_from_source(spec.origin)).exists():
-            out.append(name)
+        try:
+            spec = importlib.util.find_spec(name)
+            if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+                continue
+            # optimization="": runners start without -O (and with no PYTHONOPTIMIZE), so they
+            # read the plain .pyc whatever flags this worker has
+            pyc = importlib.util.cache_from_source(spec.origin, optimization="")
+            if not Path(pyc).exists():
+                out.append(name)
+        except Exception as e:  # an odd install (no __spec__, unreadable folder): not ours
+            log.debug("bytecode of %s not checked: %r", name, e)
     return out
 
 
