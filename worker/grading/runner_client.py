@@ -203,7 +203,14 @@ class RunnerPool:
             # took the runner settles the pool just after, and would wait for the lock.
             with self._lock:
                 missing = 0 if self._closed.is_set() else self.size - len(self._ready)
-            spawned = [self._spawn() for _ in range(missing) if not self._closed.is_set()]
+            spawned: list[RunnerClient] = []
+            try:
+                for _ in range(missing):
+                    if self._closed.is_set():
+                        break
+                    spawned.append(self._spawn())
+            except Exception:  # those already started still join the pool (or are closed)
+                log.exception("a spare runner could not be started")
             with self._lock:
                 while spawned and len(self._ready) < self.size and not self._closed.is_set():
                     self._ready.append(spawned.pop(0))

@@ -6,6 +6,8 @@ from __future__ import annotations
 import os
 import threading
 import time
+import types
+from typing import cast
 
 import pytest
 
@@ -145,4 +147,46 @@ def test_the_replacement_is_spawned_off_the_submissions_path() -> None:
         second.close()
     finally:
         gate.set()
+        pool.close()
+
+
+class _FakeRunner:
+    """Stands for a runner's process where only the pool's bookkeeping is under test."""
+
+    def __init__(self, alive: bool = True) -> None:
+        self.closed = False
+        self.proc = types.SimpleNamespace(
+            popen=types.SimpleNamespace(poll=lambda: None if alive else 1)
+        )
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_a_failed_spawn_in_the_refill_loses_none_of_those_already_started(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Two replacements due, the second's spawn fails (EAGAIN, a full disk): the first, whose
+    process is running, is kept in the pool rather than left running with no one to close it."""
+    dead, alive, first = _FakeRunner(alive=False), _FakeRunner(), _FakeRunner()
+    outcomes: list[_FakeRunner | OSError] = [dead, alive, first, OSError("fork failed")]
+
+    def spawn(self: RunnerPool) -> _FakeRunner:
+        out = outcomes.pop(0)
+        if isinstance(out, OSError):
+            raise out
+        return out
+
+    monkeypatch.setattr(RunnerPool, "_spawn", spawn)
+    pool = RunnerPool("cpu", size=2)
+    try:
+        assert pool.acquire() is cast(
+            object, alive
+        )  # the dead one is dropped: two replacements due
+        pool.refilled(START_S)
+        assert not outcomes
+        assert list(pool._ready) == [cast(RunnerClient, first)] or first.closed, (
+            "a started runner was lost"
+        )
+    finally:
         pool.close()
