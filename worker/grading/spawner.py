@@ -38,4 +38,10 @@ def spawn(start: Callable[[], T]) -> T:
         if _executor is None:
             _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sandbox-spawn")
         ex = _executor
-    return ex.submit(start).result()
+    try:
+        future = ex.submit(start)
+    except RuntimeError:
+        # The interpreter is exiting: Python has stopped its executors' threads (killing what
+        # this one started) while daemon threads still run; the asking thread starts it then.
+        return start()
+    return future.result()

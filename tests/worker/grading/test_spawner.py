@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import concurrent.futures.thread
 import os
 import threading
 import time
 from pathlib import Path
+
+import pytest
 
 from worker.grading import sandbox, spawner
 
@@ -50,3 +53,12 @@ def test_errors_reach_the_caller_and_a_forked_child_spawns_afresh() -> None:
         os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_a_spawn_during_interpreter_shutdown_still_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python stops its executors' threads before daemon threads (the pool's refill, a tool's
+    spare) are done: a spawn then runs on the asking thread, as before spawner.py, instead of
+    raising RuntimeError where callers expect OSError; the process is exiting anyway."""
+    spawner.spawn(lambda: None)  # the spawning thread exists
+    monkeypatch.setattr(concurrent.futures.thread, "_shutdown", True)
+    assert spawner.spawn(threading.get_ident) == threading.get_ident()
