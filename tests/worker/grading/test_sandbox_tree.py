@@ -32,3 +32,21 @@ def test_children_files_find_what_a_full_scan_finds() -> None:
             subprocess.run(["kill", "-9", str(k)], check=False)
         p.kill()
         p.wait()
+
+
+def test_a_zombie_is_not_running() -> None:
+    """kill() waits for running processes only: a zombie has released everything it held and
+    only waits for its parent (for the sandbox's init, the host's init: seconds) to collect it."""
+    p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        assert sandbox._running(p.pid)
+        p.kill()
+        deadline = time.monotonic() + 10
+        while sandbox._running(p.pid) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with open(f"/proc/{p.pid}/stat") as f:  # not collected yet: a zombie
+            assert f.read().rsplit(")", 1)[1].split()[0] == "Z"
+        assert not sandbox._running(p.pid)
+    finally:
+        p.wait()
+    assert not sandbox._running(p.pid)
