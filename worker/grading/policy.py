@@ -1,4 +1,4 @@
-"""Static policy for Python (Triton) submissions, checked by the referee before anything runs.
+"""Static policy for Python submissions, checked by the referee before anything runs.
 
 A submission runs in the runner's process, beside the harness that times it (CUDA events, the
 library rule, the control pipe), so any guard inside that process is the submission's to remove
@@ -45,8 +45,13 @@ is a guard rail in front of the sandbox and the referee, not a proof.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the languages import this module: the registry is read when first checked
+    from worker.grading.languages.base import Language
 
 
 @dataclass(frozen=True)
@@ -92,7 +97,8 @@ DENIED_MODULES = _reasons(
         "__main__ worker solution": "the judge's own modules are off limits",
     }
 )
-# Paths refused in modules that are otherwise allowed (a prefix refuses what is under it).
+# Paths refused in modules that are otherwise allowed (a prefix refuses what is under it); each
+# language adds its libraries' (``Language.denied_paths``).
 DENIED_PATHS = _reasons(
     {
         "torch.library torch.ops": "it registers, overrides or calls operators behind the library rule",
@@ -104,8 +110,6 @@ DENIED_PATHS = _reasons(
         "torch.jit torch.fx torch.export": _COMPILE,
         "torch.multiprocessing": _CONCURRENT,
         "torch.distributed logging.config logging.handlers": _NETWORK,
-        "triton.runtime.build triton.backends": "it compiles and loads host C code",
-        "triton.runtime.driver.set_active triton.runtime.driver.reset_active": "it replaces the GPU driver the judge uses",
         "typing.get_type_hints typing.ForwardRef functools.singledispatch functools.singledispatchmethod": _EVAL,
         "operator.attrgetter operator.methodcaller string.Formatter torch.get_device_module": _BY_NAME,
     }
@@ -115,9 +119,7 @@ DENIED_PATHS = _reasons(
 _LIBRARY_PATHS = ("torch.compile", "torch.compiler")
 _HOST = "it lets the host read or compute on tensor data: compute in your kernel instead"
 _HOST_PATHS = frozenset({"torch.from_numpy", "torch.frombuffer"})
-_HOST_ATTRS = frozenset(
-    {"numpy", "tolist", "storage", "untyped_storage", "_typed_storage", "copy_to_host"}
-)  # copy_to_host: a Numba device array's data on the host
+_HOST_ATTRS = frozenset({"numpy", "tolist", "storage", "untyped_storage", "_typed_storage"})
 
 _OS_ALLOWED = _set(
     "os.environ.get os.environ.items os.environ.keys os.environ.values os.environ.copy os.getenv "
@@ -137,13 +139,11 @@ _DTYPE = re.compile(
     r"(b?float|u?int|complex|qu?int)\d*(_?[a-z0-9]+)?|half|double|long|short|bool_?|byte|ubyte"
     r"|single|c(float|double|half)|longlong|void"
 )
-# Modules whose dtypes (and, for NumPy's likes, constants such as jnp.inf) are plain values.
-_DTYPE_MODULES = ("torch", "numpy", "triton.language", "numba", "numba.types", "jax.numpy")
-# Modules whose functions share a name with a container's mutator (add, sort, insert, append).
-_FUNCTION_MODULES = frozenset({"numba.cuda.atomic", "triton.language", "jax.numpy", "jax.lax"})
+# Modules whose dtypes (and, for NumPy's likes, constants such as np.inf) are plain values; each
+# language adds its libraries' (``Language.value_modules``).
+_DTYPE_MODULES = frozenset({"torch", "numpy"})
 _NP_LEAVES = frozenset(p.rpartition(".")[2] for p in _NP_CONSTANTS)
 _CONSTANTS = _NP_CONSTANTS | _SYS_ALLOWED | _SYS_OPEN | {"os.sep", "torch.contiguous_format"}
-_TL_MODULES = _set("math extra core semantic standard random")
 
 _BUILTINS = _reasons(
     {
@@ -174,22 +174,46 @@ def _dunder(name: str) -> bool:
     return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
-_NUMBA_INDEX = re.compile(
-    r"numba\.cuda\.(?:(?:threadIdx|blockIdx|blockDim|gridDim)\.[xyz]|warpsize|laneid)"
-)
+@dataclass(frozen=True)
+class _Vocabulary:
+    """The judge's own names joined with those every registered language declares (base.py)."""
+
+    denied_paths: dict[str, str]
+    value_modules: frozenset[str]
+    function_modules: frozenset[str]
+    constant_paths: tuple[re.Pattern[str], ...]
+    host_attrs: frozenset[str]
+    open_private: tuple[str, ...]
 
 
-def _constant(path: str) -> bool:
+def _vocabulary() -> _Vocabulary:
+    from worker.grading import languages  # imported here: the languages import this module
+
+    return _collect(languages.all())
+
+
+@functools.cache  # keyed on the registry's tuple: a test that adds a language gets its own
+def _collect(langs: tuple[Language, ...]) -> _Vocabulary:
+    return _Vocabulary(
+        denied_paths=DENIED_PATHS
+        | {p: why for lang in langs for p, why in lang.denied_paths.items()},
+        value_modules=_DTYPE_MODULES.union(*(lang.value_modules for lang in langs)),
+        function_modules=frozenset[str]().union(*(lang.function_modules for lang in langs)),
+        constant_paths=tuple(lang.constant_paths for lang in langs if lang.constant_paths),
+        host_attrs=_HOST_ATTRS.union(*(lang.host_attrs for lang in langs)),
+        open_private=tuple(p for lang in langs for p in lang.open_private),
+    )
+
+
+def _constant(path: str, vocab: _Vocabulary) -> bool:
     parent, _, leaf = path.rpartition(".")
     if path.split(".")[0] in ("math", "typing", "operator") or path in _CONSTANTS:
         return True
     if any(path.startswith(p + ".") for p in _SYS_OPEN):
         return True
-    if parent in _DTYPE_MODULES and (_DTYPE.fullmatch(leaf) or leaf in _NP_LEAVES):
+    if parent in vocab.value_modules and (_DTYPE.fullmatch(leaf) or leaf in _NP_LEAVES):
         return True
-    if _NUMBA_INDEX.fullmatch(path):  # a Numba kernel's thread and block indices are numbers
-        return True
-    return parent == "triton.language" and leaf not in _TL_MODULES  # tl.where, tl.constexpr
+    return any(pattern.fullmatch(path) for pattern in vocab.constant_paths)
 
 
 def _main_guard(node: ast.stmt) -> bool:
@@ -217,6 +241,7 @@ class _Checker:
             if isinstance(stmt, ast.If) and _main_guard(stmt):
                 stmt.body = [ast.copy_location(ast.Pass(), stmt)]
         self.tree, self.lines, self.host_rules = tree, lines, host_rules
+        self.vocab = _vocabulary()
         self.parents: dict[ast.AST, ast.AST] = {}
         self.inert: set[ast.AST] = set()  # annotations, except clauses, class bases
         for node in ast.walk(tree):
@@ -488,7 +513,7 @@ class _Checker:
                 self._flag(node, f".{attr}", _DUNDER_WHY)
         elif attr == "mro":
             self._flag(node, ".mro", "it lists a class's bases, which the judge cannot follow")
-        elif self.host_rules and attr in _HOST_ATTRS and not self.refs(value):
+        elif self.host_rules and attr in self.vocab.host_attrs and not self.refs(value):
             self._flag(node, f".{attr}", _HOST)
         elif attr.startswith("_") and not self.refs(value) and self.foreign(value):
             self._flag(node, f".{attr}", _PRIVATE_WHY)
@@ -505,7 +530,7 @@ class _Checker:
         f = node.func
         if isinstance(f, ast.Attribute) and f.attr in _MUTATORS:
             for p in self.refs(f.value):
-                if p in _FUNCTION_MODULES:
+                if p in self.vocab.function_modules:
                     continue  # cuda.atomic.add(array, i, v), tl.sort(x), jnp.add: functions
                 if "." in p and not p.rpartition(".")[2][:1].isupper():  # not torch.Tensor.add
                     self._flag(node, f"{p}.{f.attr}", _MUTATE_WHY)
@@ -575,7 +600,7 @@ class _Checker:
         ctx = self._context(node)
         paths = sorted(self.refs(node))
         flagged = any(self._path(p, node, ctx) for p in paths)
-        if not flagged and ctx == "escape" and not all(_constant(p) for p in paths):
+        if not flagged and ctx == "escape" and not all(_constant(p, self.vocab) for p in paths):
             self._flag(node, ast.unparse(node), _ESCAPE_WHY)
 
     def _path(self, path: str, node: ast.AST, ctx: str) -> bool:
@@ -588,8 +613,9 @@ class _Checker:
         if why is None and any(_dunder(s) and s not in _STRING_DUNDERS for s in segs[1:]):
             why = _DUNDER_WHY
         if why is None and any(s.startswith("_") and not _dunder(s) for s in segs):
-            why = None if path.startswith("triton.language.") else _PRIVATE_WHY
-        for prefix, reason in DENIED_PATHS.items():
+            public = any(path.startswith(p + ".") for p in self.vocab.open_private)
+            why = None if public else _PRIVATE_WHY
+        for prefix, reason in self.vocab.denied_paths.items():
             if why is None and (path == prefix or path.startswith(prefix + ".")):
                 why = reason
         if why is None and self.host_rules and path in _HOST_PATHS:

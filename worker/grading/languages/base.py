@@ -9,6 +9,8 @@ policy, compiling), ``load`` in the runner (a ``runtime.Loaded`` whose ``invoke`
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -48,6 +50,25 @@ class Language:
     # Words a source's first lines may carry to say it is in this language ("numba"); files
     # whose suffix several languages share are told apart by them (``languages.infer``).
     markers: ClassVar[tuple[str, ...]] = ()
+
+    # -- the static policy's vocabulary: policy.py joins every registered language's to its own
+    # (torch's and NumPy's), and checks every Python submission against the whole
+    denied_paths: ClassVar[Mapping[str, str]] = {}
+    """Paths refused in the language's libraries, each with its reason; a prefix refuses what
+    is under it ("triton.backends")."""
+    value_modules: ClassVar[tuple[str, ...]] = ()
+    """Modules whose dtypes and NumPy-like constants are plain values a submission may pass
+    anywhere ("triton.language": ``tl.float16``)."""
+    function_modules: ClassVar[frozenset[str]] = frozenset()
+    """Modules whose functions share a name with a container's mutator (``cuda.atomic.add``,
+    ``tl.sort``): calling them changes no library object."""
+    constant_paths: ClassVar[re.Pattern[str] | None] = None
+    """Dotted paths (matched whole) that are plain values too (Numba's ``cuda.threadIdx.x``)."""
+    host_attrs: ClassVar[frozenset[str]] = frozenset()
+    """Attributes that hand the host a tensor's data, refused with the library rule
+    (Numba's ``copy_to_host``)."""
+    open_private: ClassVar[tuple[str, ...]] = ()
+    """Modules whose names starting with ``_`` may be used ("triton.language")."""
 
     def signature(self, problem: Problem) -> str:
         """``solve``'s signature in this language, from the problem's ``[signature]``."""

@@ -6,6 +6,7 @@ output. Kernels launch on the default stream, which the judge times.
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from pathlib import Path
@@ -38,6 +39,13 @@ class Numba(PythonLanguage):
     dtypes: ClassVar[frozenset[str] | None] = SUPPORTED
     dtypes_owner: ClassVar[str] = "Numba"
     cpu_max_elements: ClassVar[int | None] = CPU_MAX_ELEMENTS
+    value_modules: ClassVar[tuple[str, ...]] = ("numba", "numba.types")
+    function_modules: ClassVar[frozenset[str]] = frozenset({"numba.cuda.atomic"})
+    # A kernel's thread and block indices are numbers.
+    constant_paths: ClassVar[re.Pattern[str] | None] = re.compile(
+        r"numba\.cuda\.(?:(?:threadIdx|blockIdx|blockDim|gridDim)\.[xyz]|warpsize|laneid)"
+    )
+    host_attrs: ClassVar[frozenset[str]] = frozenset({"copy_to_host"})  # device array to host
 
     def runner_env(self, device: str) -> dict[str, str]:
         # Numba's CUDA kernels on its simulator

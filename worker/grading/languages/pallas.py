@@ -86,6 +86,8 @@ class Pallas(PythonLanguage):
     dtypes: ClassVar[frozenset[str] | None] = SUPPORTED
     dtypes_owner: ClassVar[str] = "JAX (32-bit mode)"
     cpu_max_elements: ClassVar[int | None] = CPU_MAX_ELEMENTS
+    value_modules: ClassVar[tuple[str, ...]] = ("jax.numpy",)  # jnp.float32, jnp.inf
+    function_modules: ClassVar[frozenset[str]] = frozenset({"jax.numpy", "jax.lax"})  # jnp.add
 
     def runner_env(self, device: str) -> dict[str, str]:
         env = {"XLA_PYTHON_CLIENT_PREALLOCATE": "false"}

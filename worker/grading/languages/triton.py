@@ -3,6 +3,8 @@ judge's torch tensors. Runs on the CPU under Triton's interpreter."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from worker.grading.languages.base import shapes_comment
@@ -10,6 +12,9 @@ from worker.grading.languages.python import PythonLanguage
 
 if TYPE_CHECKING:
     from worker.grading.schema import Problem
+
+_HOST_C = "it compiles and loads host C code"
+_DRIVER = "it replaces the GPU driver the judge uses"
 
 
 class Triton(PythonLanguage):
@@ -19,6 +24,20 @@ class Triton(PythonLanguage):
     precompiles: ClassVar[bool] = True
     markers: ClassVar[tuple[str, ...]] = ("triton",)
     packages: ClassVar[frozenset[str]] = frozenset({"torch", "triton", "numpy"})
+    # Refused in every Python submission, as all languages' are: PyTorch's may import triton too.
+    denied_paths: ClassVar[Mapping[str, str]] = {
+        "triton.runtime.build": _HOST_C,
+        "triton.backends": _HOST_C,
+        "triton.runtime.driver.set_active": _DRIVER,
+        "triton.runtime.driver.reset_active": _DRIVER,
+    }
+    value_modules: ClassVar[tuple[str, ...]] = ("triton.language",)
+    function_modules: ClassVar[frozenset[str]] = frozenset({"triton.language"})  # tl.sort(x)
+    # Everything tl names directly is a value (tl.where, tl.constexpr), its submodules aside.
+    constant_paths: ClassVar[re.Pattern[str] | None] = re.compile(
+        r"triton\.language\.(?!(?:math|extra|core|semantic|standard|random)\Z)[^.]+"
+    )
+    open_private: ClassVar[tuple[str, ...]] = ("triton.language",)
 
     def runner_env(self, device: str) -> dict[str, str]:
         return {"TRITON_INTERPRET": "1"} if device == "cpu" else {}
