@@ -164,7 +164,6 @@ def _start_pool(**_: Any) -> None:
             from worker.grading.profile import spare
 
             bytecode.warn_if_missing()
-
             spare.replenish(_pool, spare.kept_tools())
         if _pool.device == "cuda" and warmup.enabled():
             warmup.start(_warm_one, _gate)  # every problem's first grading, before learners'
