@@ -28,14 +28,15 @@ COPY app/static app/static
 RUN node scripts/build-static.mjs
 
 # ---------------------------------------------------------------------------------------------
-# The source tree every Python image runs from (editable install: the judge mounts worker/
-# into its sandbox from where it lies, the app finds templates/ and alembic.ini beside it).
+# The source tree every Python image runs from (editable install: the judge mounts judge/
+# into its sandbox from where it lies, the app finds app/templates/ and alembic.ini beside it).
+# Three rooms: judge/ (the judge core), app/ (the web), worker/ (the Celery task, the CLI root).
 FROM ${WEB_BASE} AS source
 WORKDIR /app
 COPY pyproject.toml README.md alembic.ini ./
+COPY judge judge
 COPY app app
 COPY worker worker
-COPY templates templates
 COPY docker/web-start.sh docker/
 COPY --from=static /src/app/static/dist app/static/dist
 
@@ -80,7 +81,7 @@ WORKDIR /app
 # The judge's sandbox (bubblewrap) needs user namespaces: see security_opt in docker-compose.yml.
 USER kerneldojo
 HEALTHCHECK --interval=15s --timeout=20s --start-period=60s --retries=4 \
-    CMD celery -A worker.celery_app inspect ping --timeout 10 -d "worker-${KERNELDOJO_GPU_KIND}@$(hostname)" || exit 1
+    CMD celery -A app.queue inspect ping --timeout 10 -d "worker-${KERNELDOJO_GPU_KIND}@$(hostname)" || exit 1
 CMD ["sh", "-c", "exec kerneldojo worker --queue \"$KERNELDOJO_GPU_KIND\""]
 
 # ---------------------------------------------------------------------------------------------
@@ -103,7 +104,7 @@ RUN apt-get -o Acquire::Retries=5 update && apt-get -o Acquire::Retries=5 instal
     && useradd --create-home --uid 1000 kerneldojo \
     && install -d -o kerneldojo -g kerneldojo /var/cache/kerneldojo /var/lib/kerneldojo/profiles
 # The judge's cache (the GPU's measured ceilings, torch baselines, the Triton cache its runners
-# read: worker/grading/tritoncache.py); docker-compose.yml keeps it in a volume across restarts.
+# read: judge/build/tritoncache.py); docker-compose.yml keeps it in a volume across restarts.
 ENV KERNELDOJO_CACHE=/var/cache/kerneldojo
 # The data folder: Nsight Compute reports are kept in its profiles/, a volume the web app serves
 # them from (docker-compose.yml).
@@ -127,5 +128,5 @@ WORKDIR /app
 USER kerneldojo
 # KERNELDOJO_GPU_KIND is set per worker in docker-compose.yml (the queue's name, e.g. h100).
 HEALTHCHECK --interval=15s --timeout=20s --start-period=120s --retries=4 \
-    CMD celery -A worker.celery_app inspect ping --timeout 10 -d "worker-${KERNELDOJO_GPU_KIND}@$(hostname)" || exit 1
+    CMD celery -A app.queue inspect ping --timeout 10 -d "worker-${KERNELDOJO_GPU_KIND}@$(hostname)" || exit 1
 CMD ["sh", "-c", "exec kerneldojo worker --queue \"$KERNELDOJO_GPU_KIND\""]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from worker.grading import languages
-from worker.grading.schema import Problem
+from judge import languages
+from judge.problem.schema import Problem
 
 CPU = "cpu"
 Support = Literal["gpu", "interpreter", "compile_only"]

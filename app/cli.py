@@ -18,8 +18,8 @@ from typing import Annotated
 import typer
 
 from app.classes.cli import class_app
-from worker.grading import languages
-from worker.grading.device import gpu_kind
+from judge import languages
+from judge.device import gpu_kind
 
 log = logging.getLogger("kerneldojo")
 
@@ -51,7 +51,7 @@ def worker_argv(kind: str, name: str, loglevel: str = "INFO", embedded: bool = F
         "-m",
         "celery",
         "-A",
-        "worker.celery_app",
+        "app.queue",
         "worker",
         "-Q",
         kind,
@@ -120,7 +120,7 @@ def serve(
     proc = None
     if worker:
         if not settings.REDIS_URL:
-            from worker.celery_app import make_celery
+            from app.queue import make_celery
 
             make_celery(settings)  # creates the broker folders before the worker polls them
         proc = subprocess.Popen(
@@ -186,7 +186,7 @@ def worker(
     os.environ["KERNELDOJO_GPU_KIND"] = kind
     default_name = f"worker-{kind}"
     if gpu is not None:
-        from worker.grading.device import pin_gpu
+        from judge.device import pin_gpu
 
         pin_gpu(gpu)
         default_name += f"-gpu{gpu}"

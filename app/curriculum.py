@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
-from worker.grading.schema import TRACKS, Problem
+from judge.problem.schema import TRACKS, Problem
 
 OTHER = ""  # the key of the group of problems without a track
 OTHER_LABEL = "More problems"

@@ -7,7 +7,7 @@ session cookie. Cookie-authenticated writes must carry the CSRF token (form fiel
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Annotated
 
@@ -20,6 +20,7 @@ from app.core.config import Settings
 from app.core.security import csrf_matches, hash_token, new_csrf_token
 from app.models import ApiToken, Scope, User, utcnow
 from app.problems import ProblemRegistry
+from app.queue import Enqueue
 
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
@@ -44,8 +45,8 @@ def get_registry(request: Request) -> ProblemRegistry:
     return r
 
 
-def get_enqueue(request: Request) -> Callable[[int, str], None]:
-    f: Callable[[int, str], None] = request.app.state.enqueue
+def get_enqueue(request: Request) -> Enqueue:
+    f: Enqueue = request.app.state.enqueue
     return f
 
 
@@ -53,7 +54,7 @@ SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 EngineDep = Annotated[Engine, Depends(get_engine)]
 SessionDep = Annotated[Session, Depends(get_session)]
 RegistryDep = Annotated[ProblemRegistry, Depends(get_registry)]
-EnqueueDep = Annotated[Callable[[int, str], None], Depends(get_enqueue)]
+EnqueueDep = Annotated[Enqueue, Depends(get_enqueue)]
 
 
 def csrf_token(request: Request) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -27,21 +27,20 @@ from app.core.inputs import RejectOddUrls
 from app.pages import errors
 from app.pages import router as pages_router
 from app.problems import ProblemRegistry
+from app.queue import Enqueue
 from app.streams import StreamSlots
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def celery_enqueue(sub_id: int, gpu_kind: str) -> None:
-    from worker.tasks import enqueue  # the Celery app only: no torch in the web process
+def celery_enqueue(sub_id: int, gpu_kind: str, mode: str) -> None:
+    from app.queue import enqueue  # the Celery app is made on first use, not at import
 
-    enqueue(sub_id, gpu_kind)
+    enqueue(sub_id, gpu_kind, mode)
 
 
-def create_app(
-    settings: Settings | None = None, enqueue: Callable[[int, str], None] | None = None
-) -> FastAPI:
+def create_app(settings: Settings | None = None, enqueue: Enqueue | None = None) -> FastAPI:
     settings = settings or get_settings()
 
     @contextlib.asynccontextmanager

@@ -209,7 +209,7 @@ class DraftSave(SQLModel):
 class Mode(StrEnum):
     RUN = "run"  # test cases only, quick feedback, not ranked
     SUBMIT = "submit"  # tests + benchmark + leaderboard
-    # One run under Nsight Compute on a GPU (worker/grading/profile/): figures and hints, not
+    # One run under Nsight Compute on a GPU (judge/profile/): figures and hints, not
     # ranked; a lower priority on the GPU queue than Submit, one in flight per learner.
     PROFILE = "profile"
     SANITIZE = "sanitize"  # tests, then a case under compute-sanitizer (or the interpreter's check)

@@ -14,8 +14,8 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
-from worker.grading.problems import load_all, problems_dir
-from worker.grading.schema import Problem, ProblemError
+from judge.problem.loader import load_all, problems_dir
+from judge.problem.schema import Problem, ProblemError
 
 log = logging.getLogger(__name__)
 

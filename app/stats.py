@@ -16,8 +16,8 @@ from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
 from app.models import Mode, Status, Submission, User
-from worker.grading import languages
-from worker.grading.verdicts import Verdict
+from judge import languages
+from judge.verdicts import Verdict
 
 
 @dataclass

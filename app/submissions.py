@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -22,8 +21,9 @@ from sqlmodel import Session, col, select
 from app import retries
 from app.core.inputs import clean_text
 from app.models import Mode, Status, Submission, SubmissionCreate, User, utcnow
-from worker.grading import languages
-from worker.grading.schema import Problem
+from app.queue import Enqueue
+from judge import languages
+from judge.problem.schema import Problem
 
 log = logging.getLogger(__name__)
 
@@ -129,14 +129,14 @@ def _profile_in_flight(session: Session, user_id: int) -> bool:
     )
 
 
-def send(engine: Engine, enqueue: Callable[[int, str], None], sub_id: int, gpu_kind: str) -> bool:
+def send(engine: Engine, enqueue: Enqueue, sub_id: int, gpu_kind: str, mode: str) -> bool:
     """Put a stored submission's id on its queue; False when the broker is unreachable.
 
     The row stays ``queued``, dated as if sent long ago, so that the sweeper's next pass (every
     SWEEP_EVERY_S) sends it once the broker is back: the learner need not submit again.
     """
     try:
-        enqueue(sub_id, gpu_kind)
+        enqueue(sub_id, gpu_kind, mode)
         return True
     except Exception:
         log.warning("submission %s: the broker is unreachable; the sweeper will send it", sub_id)
@@ -247,7 +247,7 @@ def record(engine: Engine, sub_id: int, attempt: int, result: dict[str, Any]) ->
 def sweep(
     engine: Engine,
     stuck_after_s: float,
-    enqueue: Callable[[int, str], None],
+    enqueue: Enqueue,
     resend_after_s: float | None = None,
 ) -> list[int]:
     """Re-queue rows stuck in ``running`` (silent worker) and re-send long-``queued`` ones
@@ -282,7 +282,7 @@ def sweep(
                 )
             )
         rows = conn.execute(
-            core_select(t.c.id, t.c.gpu_kind).where(
+            core_select(t.c.id, t.c.gpu_kind, t.c.mode).where(
                 t.c.status == Status.QUEUED, t.c.enqueued_at <= resend_cutoff
             )
         ).all()
@@ -290,7 +290,7 @@ def sweep(
             conn.execute(update(t).where(t.c.id.in_([r.id for r in rows])).values(enqueued_at=now))
     for r in rows:
         log.warning("submission %s: re-queued on %s by the sweeper", r.id, r.gpu_kind)
-        enqueue(r.id, r.gpu_kind)
+        enqueue(r.id, r.gpu_kind, r.mode)
     return [r.id for r in rows]
 
 

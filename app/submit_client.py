@@ -13,7 +13,7 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from worker.grading.verdicts import Verdict
+from judge.verdicts import Verdict
 
 console = Console()
 
@@ -162,7 +162,7 @@ def print_result(sub: dict[str, Any], server: str, saved: Path | None = None) ->
             )
         console.print(t)
         console.print(f"score (geometric mean): [bold]{r.get('score_ms'):.4f} ms[/]")
-    from worker.cli_profile import render_tools
+    from judge.cli_profile import render_tools
 
     render_tools(r)  # a profile's figures and hints, a sanitizer's findings
     if saved is not None:

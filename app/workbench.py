@@ -16,8 +16,8 @@ from sqlmodel import Session, col, select
 
 from app import capabilities, visibility
 from app.models import Draft, Submission, User
-from worker.grading import languages
-from worker.grading.schema import Problem
+from judge import languages
+from judge.problem.schema import Problem
 
 RECENT = 8
 

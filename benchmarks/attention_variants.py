@@ -94,8 +94,8 @@ def worker(target: str, calls: int, check: bool) -> None:
     import torch.nn.functional as F
 
     sys.path.insert(0, str(REPO))
-    from worker.grading import timing
-    from worker.grading.hold import Hold
+    from judge.timing import measure
+    from judge.timing.hold import Hold
 
     ref = _load_module("fa_reference", PROBLEM / "reference.py")
     tmp = Path(tempfile.mkdtemp(prefix="kd-attn-"))
@@ -134,7 +134,7 @@ def worker(target: str, calls: int, check: bool) -> None:
         result["check_ok"] = all_ok
 
     hold = Hold(torch)
-    flusher = timing.L2Flusher.shared()
+    flusher = measure.L2Flusher.shared()
     for b, h, s, d in BENCH_SHAPES:
         gen = torch.Generator(device=dev)
         gen.manual_seed(7 + d)

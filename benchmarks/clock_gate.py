@@ -3,7 +3,7 @@
 
     python3 benchmarks/clock_gate.py [--calls 30] [--quiet 0,0.01,0.05,0.2] [--json out.json]
 
-The judge times each call behind a holding kernel (``worker/grading/hold.py``), which now also
+The judge times each call behind a holding kernel (``judge/timing/hold.py``), which now also
 reads the SM clock across the call (``Timed.sm_ghz``: SM cycles over global-timer
 nanoseconds, stamped on one SM as the hold lets the call go and again after the device-wide
 end). This script answers three questions on the GPU it runs on, without the judge's processes:
@@ -19,7 +19,7 @@ end). This script answers three questions on the GPU it runs on, without the jud
    an idle clock that the call then ramps up from?).
 4. *Recovery* (``--phase recovery``): the flash-attention editorial back to back for
    ``--load-s`` seconds (the load that slowed later calls by 2-6% on 2026-11-24), with the
-   in-call clock and the referee's probe (``worker/grading/clock.py``) read along the way, then
+   in-call clock and the referee's probe (``judge/timing/clock.py``) read along the way, then
    the probe every 10 ms after the load stops: how low the idle clock sits and how long it
    takes to come back, which sets ``clock.RECOVERY_S`` and ``clock.MAX_WAIT_S``.
 """
@@ -41,9 +41,11 @@ import triton.language as tl
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import device, problems, schema, timing  # noqa: E402
-from worker.grading.clock import ClockProbe  # noqa: E402
-from worker.grading.hold import Hold, _globaltimer  # noqa: E402
+from judge import device  # noqa: E402
+from judge.problem import loader, schema  # noqa: E402
+from judge.timing import measure  # noqa: E402
+from judge.timing.clock import ClockProbe  # noqa: E402
+from judge.timing.hold import Hold, _globaltimer  # noqa: E402
 
 
 @triton.jit
@@ -100,10 +102,10 @@ def judge_loop(
     import torch
 
     problem = schema.load_problem(REPO / "problems" / slug)
-    ref = problems.load_reference(problem)
+    ref = loader.load_reference(problem)
     case = problem.benchmarks[case_index]
     mod = _load(REPO / "problems" / slug / "solutions" / "accepted" / sample)
-    flusher = timing.L2Flusher.shared()
+    flusher = measure.L2Flusher.shared()
     args: dict[str, Any] = {}
     for a in problem.args:
         if a.is_tensor:
@@ -120,7 +122,7 @@ def judge_loop(
     for i in range(calls + 2):
         gen = torch.Generator(device="cuda")
         gen.manual_seed(1000 + i)
-        inputs = problems.call_generate(
+        inputs = loader.call_generate(
             ref, problem, case.params, case.kind, gen, torch.device("cuda")
         )
         ref.reference({k: v.clone() for k, v in inputs.items()}, dict(case.params))

@@ -3,11 +3,11 @@
 
     python3 benchmarks/compile_count.py radix-sort triton_fast.py [--threads N] [--json]
 
-No GPU needed. The judge's precompile step (worker/grading/precompile.py) calls ``solve`` once
+No GPU needed. The judge's precompile step (judge/build/precompile.py) calls ``solve`` once
 per test case and benchmark case (a submission's grading) on scratch tensors of the case's
 shapes, each Triton launch turned into a compile-only warm-up in a thread pool. This does the
 same, with the same code, in this process: Triton's real JIT (not the interpreter) with the
-interpreter module's stand-in driver (``worker.grading.interpreter.InterpreterDriver``: target
+interpreter module's stand-in driver (``judge.sandbox.interpreter.InterpreterDriver``: target
 ``cuda``, capability 90, warp size 32) and CPU tensors as the placeholders, so every launch
 goes through Triton's own binder and specialisation (integers equal to 1 or multiples of 16,
 pointer alignment, constexprs) and compiles for sm_90 with the ptxas in Triton's wheel, in a
@@ -164,7 +164,9 @@ def main() -> None:
     import torch
     import triton
 
-    from worker.grading import autotune, interpreter, precompile, problems
+    from judge.build import autotune, precompile
+    from judge.problem import loader
+    from judge.sandbox import interpreter
 
     if not precompile.available():
         sys.exit(
@@ -177,7 +179,7 @@ def main() -> None:
     if ns.threads:
         precompile.THREADS = ns.threads
 
-    p = problems.resolve(ns.problem)
+    p = loader.resolve(ns.problem)
     path = _sample(p, ns.sample)
     mod = _module(path)
     cases = [precompile.placeholder(p, c, autotune.TUNE_FIRST) for c in p.tests]

@@ -13,7 +13,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import compilers  # noqa: E402
+from judge.build import compilers  # noqa: E402
 
 
 def load_solve(source: Path, tmp: Path, pointers: int, ints: int) -> Any:

@@ -26,9 +26,10 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import grader, problems  # noqa: E402
-from worker.grading.runner_client import RunnerPool  # noqa: E402
-from worker.grading.verdicts import Verdict  # noqa: E402
+from judge import grader  # noqa: E402
+from judge.problem import loader  # noqa: E402
+from judge.sandbox.runner_client import RunnerPool  # noqa: E402
+from judge.verdicts import Verdict  # noqa: E402
 
 
 def main() -> None:
@@ -41,7 +42,7 @@ def main() -> None:
     ap.add_argument("--json", type=Path, help="write the raw figures here")
     ns = ap.parse_args()
 
-    p = problems.resolve(ns.problem)
+    p = loader.resolve(ns.problem)
     samples = [s for s in p.samples if s.expected == Verdict.ACCEPTED]
     if ns.sample:
         samples = [s for s in samples if s.path.name in ns.sample]

@@ -1,4 +1,4 @@
-"""How well the referee's gate (worker/grading/gate.py) times a call made in another process.
+"""How well the referee's gate (judge/timing/gate.py) times a call made in another process.
 
 A parent (the referee's role) and a child process (the runner's role, no sandbox) run the
 judge's gated timed call: the child's stream waits for ``go``, runs the work behind the hold and
@@ -66,8 +66,8 @@ def _work(kind: str, torch: Any, rg: Any, gen: list[int]) -> Any:
 def child() -> None:
     import torch
 
-    from worker.grading.gate import RunnerGate
-    from worker.grading.hold import Hold
+    from judge.timing.gate import RunnerGate
+    from judge.timing.hold import Hold
 
     torch.zeros(1, device="cuda")
     hold = Hold(torch)
@@ -104,8 +104,8 @@ def _pct(xs: list[float], q: float) -> float:
 def parent(calls: int, out_json: str | None) -> None:
     import torch
 
-    from worker.grading.gate import RefereeGate
-    from worker.grading.timing import L2Flusher
+    from judge.timing.gate import RefereeGate
+    from judge.timing.measure import L2Flusher
 
     torch.zeros(1, device="cuda")
     gate = RefereeGate.shared()

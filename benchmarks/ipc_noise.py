@@ -42,10 +42,10 @@ def _load(sample: str) -> Any:
 def _median(fn: Any, calls: int) -> tuple[float, float | None]:
     import torch
 
-    from worker.grading import timing
-    from worker.grading.hold import Hold
+    from judge.timing import measure
+    from judge.timing.hold import Hold
 
-    hold, flusher = Hold.shared(), timing.L2Flusher.shared()
+    hold, flusher = Hold.shared(), measure.L2Flusher.shared()
     fn()
     torch.cuda.synchronize()
     times, ghz = [], []
@@ -62,7 +62,7 @@ def _median(fn: Any, calls: int) -> tuple[float, float | None]:
 def child(descs: list[dict[str, Any]], sample: str, calls: int) -> dict[str, Any]:
     import torch
 
-    from worker.grading import buffers
+    from judge.sandbox import buffers
 
     torch.zeros(1, device="cuda")
     mod = _load(sample)
@@ -95,7 +95,7 @@ def main() -> None:
         return
     import torch
 
-    from worker.grading import buffers
+    from judge.sandbox import buffers
 
     torch.zeros(1, device="cuda")
     bufs = [

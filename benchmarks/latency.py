@@ -36,8 +36,9 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import grader, problems, warmup  # noqa: E402
-from worker.grading.runner_client import RunnerPool  # noqa: E402
+from judge import grader, warmup  # noqa: E402
+from judge.problem import loader  # noqa: E402
+from judge.sandbox.runner_client import RunnerPool  # noqa: E402
 
 
 def _tag_kernels(source: str, tag: str) -> str:
@@ -243,7 +244,7 @@ def main() -> None:
     entries: list[tuple[str, Any]] = list(SUITE) if ns.suite else [(ns.problem, ns.sample)]
     if ns.suite and ns.all:
         seen = {slug for slug, _ in SUITE}
-        for q in problems.load_all().problems:
+        for q in loader.load_all().problems:
             ed = warmup.editorial(q)
             if q.slug not in seen and ed is not None:
                 entries.append((q.slug, ed))
@@ -251,7 +252,7 @@ def main() -> None:
         entries = [(slug, which) for slug, which in entries if slug in ns.only]
     results = []
     for slug, which in entries:
-        p = problems.resolve(slug)
+        p = loader.resolve(slug)
         if isinstance(which, Path):
             path = which
         else:

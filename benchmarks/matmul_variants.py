@@ -50,8 +50,8 @@ sys.path.insert(0, str(REPO))
 
 from cuda_lib import load_solve  # noqa: E402
 
-from worker.grading import timing  # noqa: E402
-from worker.grading.hold import Hold  # noqa: E402
+from judge.timing import measure  # noqa: E402
+from judge.timing.hold import Hold  # noqa: E402
 
 SOLUTIONS = REPO / "problems" / "matmul" / "solutions" / "accepted"
 
@@ -300,7 +300,7 @@ def main() -> None:
     expect = (a.double() @ b.double()).float()
     scale = expect.abs().max().item()
     hold = Hold(torch)
-    flusher = timing.L2Flusher.shared()
+    flusher = measure.L2Flusher.shared()
     sms = torch.cuda.get_device_properties(0).multi_processor_count
     flops = 2 * m * n * k
     ed = load_editorial()

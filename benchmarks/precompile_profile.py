@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where a Triton sample's compile time goes, outside the sandbox (worker/grading/precompile.py).
+"""Where a Triton sample's compile time goes, outside the sandbox (judge/build/precompile.py).
 
     python3 benchmarks/precompile_profile.py --problem reduction --sample triton_fast.py
 
@@ -32,9 +32,10 @@ def main() -> None:
     os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="kd-profile-"))
     import torch
 
-    from worker.grading import autotune, precompile, problems
+    from judge.build import autotune, precompile
+    from judge.problem import loader
 
-    p = problems.resolve(ns.problem)
+    p = loader.resolve(ns.problem)
     path = next(s.path for s in p.samples if s.path.name == ns.sample)
     spec = importlib.util.spec_from_file_location("solution", path)
     if spec is None or spec.loader is None:

@@ -10,7 +10,7 @@ This script separates the two candidates, without the judge: each of ``--procs``
 processes allocates ``--sets`` sets of inputs for the flash-attention Triton editorial at
 b=16 h=16 s=4096 d=64 (fp16) and times the editorial on each set (``Hold.time_call``, L2 flushed,
 median of ``--calls``), then once more on the first set, and reads the SM clock right after
-each call (``worker/grading/clock.py``: SM cycles over global-timer nanoseconds in a 50 us
+each call (``judge/timing/clock.py``: SM cycles over global-timer nanoseconds in a 50 us
 spin). A spread across the sets of one process points at the memory the buffers got; a spread
 across processes with the sets of each process alike points at the process (its context, its virtual addresses, its compiled kernel's place).
 """
@@ -35,15 +35,15 @@ def child(sets: int, calls: int) -> dict[str, Any]:
     import torch
 
     sys.path.insert(0, str(REPO))
-    from worker.grading import timing
-    from worker.grading.clock import ClockProbe
-    from worker.grading.hold import Hold
+    from judge.timing import measure
+    from judge.timing.clock import ClockProbe
+    from judge.timing.hold import Hold
 
     spec = importlib.util.spec_from_file_location("editorial", EDITORIAL)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    hold, flusher = Hold.shared(), timing.L2Flusher.shared()
+    hold, flusher = Hold.shared(), measure.L2Flusher.shared()
     bufs = [
         [torch.randn(B, H, S, D, device="cuda", dtype=torch.float16) for _ in range(4)]
         for _ in range(sets)

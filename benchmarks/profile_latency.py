@@ -37,10 +37,11 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import grader, problems  # noqa: E402
-from worker.grading.profile import spare  # noqa: E402
-from worker.grading.results import GradeResult  # noqa: E402
-from worker.grading.runner_client import RunnerPool  # noqa: E402
+from judge import grader  # noqa: E402
+from judge.problem import loader  # noqa: E402
+from judge.profile import spare  # noqa: E402
+from judge.results import GradeResult  # noqa: E402
+from judge.sandbox.runner_client import RunnerPool  # noqa: E402
 
 PROFILE_TARGET_S = 15.0
 SANITIZE_TARGET_S = 10.0
@@ -69,7 +70,7 @@ START = time.monotonic()
 
 
 def _grade(slug: str, path: Path, mode: str, report_dir: Path) -> tuple[GradeResult, float]:
-    problem = problems.resolve(slug)
+    problem = loader.resolve(slug)
     lang = "cuda" if path.suffix == ".cu" else "triton"
     s0 = time.monotonic()
     if POOL is not None:  # a learner's request finds the worker idle: its spares started

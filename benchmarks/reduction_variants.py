@@ -30,8 +30,8 @@ import triton.language as tl
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import timing  # noqa: E402
-from worker.grading.hold import Hold  # noqa: E402
+from judge.timing import measure  # noqa: E402
+from judge.timing.hold import Hold  # noqa: E402
 
 SOLUTIONS = REPO / "problems" / "reduction" / "solutions" / "accepted"
 
@@ -120,8 +120,8 @@ def main() -> None:
     out = torch.empty(1, device="cuda")
     exact = x.double().sum().item()
     hold = Hold(torch)
-    flusher = timing.L2Flusher.shared()
-    floor_us = 4 * n / timing.ceiling("copy") * 1e6
+    flusher = measure.L2Flusher.shared()
+    floor_us = 4 * n / measure.ceiling("copy") * 1e6
     print(f"floor: {floor_us:.1f} us (4n bytes at the memory ceiling)")
 
     def bench(solve: Any, calls: int = 100) -> tuple[float, float]:

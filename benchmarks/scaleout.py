@@ -61,13 +61,14 @@ def submissions(count: int) -> list[tuple[str, str]]:
 def _worker(
     gpu: int, subs: list[tuple[str, str]], jobs: Any, results: Any, ready: Any, go: Any
 ) -> None:
-    from worker.grading import device
+    from judge import device
 
     device.pin_gpu(gpu)  # before torch creates a CUDA context
-    from worker.grading import grader, problems
-    from worker.grading.runner_client import RunnerPool
+    from judge import grader
+    from judge.problem import loader
+    from judge.sandbox.runner_client import RunnerPool
 
-    p = problems.resolve("vector-add")
+    p = loader.resolve("vector-add")
     pool = RunnerPool("cuda")
     pool.settle(180)
     warm = grader.grade(p, subs[0][0], subs[0][1], device="cuda", mode="submit", pool=pool)

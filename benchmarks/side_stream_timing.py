@@ -10,7 +10,7 @@ For each call it prints the medians of the stream end and the device-wide end (a
 host's synchronize), and from a CUPTI trace (torch.profiler) of the same calls: the add
 kernel's own duration, and how long before the holding kernel's end the add kernel began
 (a side-stream kernel may take SMs as the holding kernel's blocks leave, before the start
-event is recorded behind it). This is what timing.call_times had to bound (before the referee's gate, gate.py).
+event is recorded behind it). This is what measure.call_times had to bound (before the referee's gate, gate.py).
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ import triton.language as tl
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from worker.grading import timing  # noqa: E402
-from worker.grading.hold import Hold  # noqa: E402
+from judge.timing import measure  # noqa: E402
+from judge.timing.hold import Hold  # noqa: E402
 
 
 @triton.jit  # type: ignore[untyped-decorator]
@@ -48,7 +48,7 @@ def main() -> None:
     n = ns.n
     a, b, c = (torch.randn(n, device="cuda") for _ in range(3))
     hold = Hold.shared()
-    flusher = timing.L2Flusher.shared()
+    flusher = measure.L2Flusher.shared()
     side = torch.cuda.Stream()
     grid = (triton.cdiv(n, 1024),)
 
@@ -59,7 +59,7 @@ def main() -> None:
         with torch.cuda.stream(side):
             _add[grid](a, b, c, n, BLOCK=1024)
 
-    copy_ms = 3 * n * 4 / timing.ceiling("copy") * 1e3
+    copy_ms = 3 * n * 4 / measure.ceiling("copy") * 1e3
     print(f"vector add n={n}: speed of light {copy_ms * 1e3:.1f} us at the measured ceiling")
     for name, fn in (("same stream", same), ("side stream", on_side)):
         for _ in range(3):

@@ -3,7 +3,7 @@
 
     python3 benchmarks/sync_latency.py [--calls 100] [--json out.json]
 
-A timed call in the judge has two ends (``worker/grading/hold.py``): its stream's end event and,
+A timed call in the judge has two ends (``judge/timing/hold.py``): its stream's end event and,
 after a device-wide synchronize, a second end event. The referee decides from the difference
 whether work outlasted the stream (timing.call_times, replaced on 2026-11-25 by the referee's gate: gate.py), so an honest call's difference must
 be small and must not grow with the call. For each scheduling mode of the CUDA context (the
@@ -46,7 +46,7 @@ def child(mode: str, calls: int) -> dict[str, Any]:
     torch.zeros(1, device="cuda")
     from clock_gate import spin
 
-    from worker.grading.hold import Hold
+    from judge.timing.hold import Hold
 
     hold = Hold.shared()
     sms = torch.cuda.get_device_properties(0).multi_processor_count

@@ -50,8 +50,9 @@ def child(calls: int, sched: str, n: int) -> dict[str, Any]:
     sys.path.insert(0, str(REPO))
     import importlib.util
 
-    from worker.grading import device, timing
-    from worker.grading.hold import Hold
+    from judge import device
+    from judge.timing import measure
+    from judge.timing.hold import Hold
 
     spec = importlib.util.spec_from_file_location(
         "sol", REPO / "problems/vector-add/solutions/accepted/triton_fast.py"
@@ -61,7 +62,7 @@ def child(calls: int, sched: str, n: int) -> dict[str, Any]:
     spec.loader.exec_module(sol)
     torch.zeros(1, device="cuda")
     hold = Hold(torch)
-    flusher = timing.L2Flusher()
+    flusher = measure.L2Flusher()
     a = torch.randn(n, device="cuda")
     b = torch.randn(n, device="cuda")
     c = torch.empty(n, device="cuda")

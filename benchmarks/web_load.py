@@ -346,9 +346,9 @@ def sample_results(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
     cache = Path(args.results_cache)
     if cache.exists():
         return dict(json.loads(cache.read_text()))
-    from worker.grading.grader import grade
-    from worker.grading.problems import load_all
-    from worker.grading.runner_client import RunnerPool
+    from judge.grader import grade
+    from judge.problem.loader import load_all
+    from judge.sandbox.runner_client import RunnerPool
 
     pool = RunnerPool("cpu", size=1)
     out: dict[str, dict[str, Any]] = {}

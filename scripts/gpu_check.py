@@ -47,8 +47,10 @@ sys.path.insert(0, str(REPO))
 
 from gpu_class import COLUMNS, PROBLEMS, phase_class  # noqa: E402
 
-from worker.grading import grader, problems, timing  # noqa: E402
-from worker.grading.verdicts import Verdict  # noqa: E402
+from judge import grader  # noqa: E402
+from judge.problem import loader  # noqa: E402
+from judge.timing import measure  # noqa: E402
+from judge.verdicts import Verdict  # noqa: E402
 
 
 def env_info() -> dict[str, Any]:
@@ -78,12 +80,12 @@ def env_info() -> dict[str, Any]:
         "python": platform.python_version(),
         "sandbox": os.environ.get("KERNELDOJO_SANDBOX", "bwrap"),
         "ceilings": {
-            "copy_GBps": round(timing.ceiling("copy") / 1e9, 1),
-            "tf32_TFLOPs": round(timing.ceiling("tf32") / 1e12, 1),
-            "fp16_TFLOPs": round(timing.ceiling("fp16") / 1e12, 1),
-            "bf16_TFLOPs": round(timing.ceiling("bf16") / 1e12, 1),
-            "int8_TOPs": round(timing.ceiling("int8") / 1e12, 1),
-            "fp8_TFLOPs": round(timing.ceiling("fp8") / 1e12, 1),
+            "copy_GBps": round(measure.ceiling("copy") / 1e9, 1),
+            "tf32_TFLOPs": round(measure.ceiling("tf32") / 1e12, 1),
+            "fp16_TFLOPs": round(measure.ceiling("fp16") / 1e12, 1),
+            "bf16_TFLOPs": round(measure.ceiling("bf16") / 1e12, 1),
+            "int8_TOPs": round(measure.ceiling("int8") / 1e12, 1),
+            "fp8_TFLOPs": round(measure.ceiling("fp8") / 1e12, 1),
         },
     }
 
@@ -125,7 +127,7 @@ def grade_file(
 ) -> tuple[Any, float]:
     global POOL
     if pooled and POOL is None:
-        from worker.grading.runner_client import RunnerPool
+        from judge.sandbox.runner_client import RunnerPool
 
         POOL = RunnerPool("cuda")
     t0 = time.monotonic()
@@ -168,10 +170,10 @@ def phase_samples(probs: list[Any]) -> tuple[list[dict[str, Any]], int]:
 
 
 def bench_baseline(p: Any, case: Any) -> float | None:
-    """Median ms of reference.baseline under the judge's protocol (worker/grading/baseline.py)."""
-    from worker.grading import baseline
+    """Median ms of reference.baseline under the judge's protocol (judge/timing/baseline.py)."""
+    from judge.timing import baseline
 
-    return baseline.measure(p, case)
+    return baseline.time_baseline(p, case)
 
 
 def accepted(p: Any) -> list[Any]:
@@ -241,7 +243,7 @@ def phase_bench(probs: list[Any], repeat: int) -> tuple[list[dict[str, Any]], in
                         "clock_waits": sum(
                             r.benchmark[i].clocks.get("clock_waits", 0) for r in runs
                         ),
-                        # Timed calls whose time came from the referee's floor (timing.py).
+                        # Timed calls whose time came from the referee's floor (measure.py).
                         "ref_calls": " / ".join(str(r.benchmark[i].referee_calls) for r in runs),
                     }
                 )
@@ -387,15 +389,15 @@ def main() -> None:
     if ns.call_log:
         handler = logging.FileHandler(ns.call_log)
         handler.setLevel(logging.DEBUG)
-        logging.getLogger("worker.grading.grader").addHandler(handler)
-        logging.getLogger("worker.grading.grader").setLevel(logging.DEBUG)
+        logging.getLogger("judge.grader").addHandler(handler)
+        logging.getLogger("judge.grader").setLevel(logging.DEBUG)
     phases = ns.phase or ["samples", "bench", "sandbox", "adversarial", "fidelity", "latency"]
     import torch
 
     if phases == ["class"] and not torch.cuda.is_available():
         phase_class(ns.out)  # says that there is nothing to time here
         return
-    report = problems.load_all()
+    report = loader.load_all()
     for e in report.errors:
         print(f"INVALID PROBLEM: {e}")
     probs = [p for p in report.problems if not ns.problem or p.slug in ns.problem]

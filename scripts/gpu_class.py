@@ -132,7 +132,7 @@ def run_flow(
     registry.reload()
     queued: list[tuple[int, str]] = []
 
-    def enqueue(sub_id: int, gpu_kind: str) -> None:
+    def enqueue(sub_id: int, gpu_kind: str, mode: str) -> None:
         queued.append((sub_id, gpu_kind))
 
     tag = uuid.uuid4().hex[:6]
@@ -188,7 +188,7 @@ def run_flow(
                     q = submissions.validate(data_in, p, [kind], get_settings().MAX_SOURCE_BYTES)
                     sub = submissions.create(s, people[name], data_in, q)
                     assert sub.id is not None
-                    submissions.send(eng, enqueue, sub.id, q)
+                    submissions.send(eng, enqueue, sub.id, q, sub.mode)
                     samples[(people[name].username, slug)] = (file, sample.language)
         for sub_id, _ in queued:
             t0 = time.monotonic()
@@ -291,7 +291,7 @@ def check(flow: Flow) -> list[str]:
 
 def phase_class(out: Path, problems: Sequence[str] = PROBLEMS) -> tuple[list[dict[str, Any]], int]:
     """gpu_check's phase: the flow on this host's GPU kind in a scratch database."""
-    from worker.grading.device import gpu_kind
+    from judge.device import gpu_kind
 
     kind = gpu_kind()
     try:

@@ -11,9 +11,9 @@ repository's Triton code works on the oldest Triton the judge supports, without 
 ``make test`` grades every sample with the newest Triton (the CPU venv's); GPU hosts may run an
 older one (the lent H100 has 3.6), whose front end refuses things 3.9 accepts (a plain global
 read in a kernel, an int8 ``tl.dot`` into int32 without ``out_dtype``). Grading under the
-interpreter compiles every kernel for sm_90 too (worker/grading/interpreter.py), so a kernel
+interpreter compiles every kernel for sm_90 too (judge/sandbox/interpreter.py), so a kernel
 that this Triton cannot build is a ``compile_error`` or a warning on its row. Triton 3.6's
-interpreter needs NumPy < 2.3. A row is one sample (worker/problem_check.py's, with the
+interpreter needs NumPy < 2.3. A row is one sample (judge/problem_check.py's, with the
 result's warnings and message); ``--summary`` counts them and lists the rows that disagree.
 """
 
@@ -35,8 +35,8 @@ def grade(shard: int, shards: int, slugs: list[str]) -> None:
     os.environ["TRITON_INTERPRET"] = "1"  # before Triton is imported
     import triton
 
-    from worker import problem_check
-    from worker.grading.problems import load_all
+    from judge import problem_check
+    from judge.problem.loader import load_all
 
     chosen = []
     for p in sorted(load_all(REPO / "problems").problems, key=lambda p: p.slug):

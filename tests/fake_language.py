@@ -7,9 +7,9 @@ from typing import ClassVar
 
 import pytest
 
-from worker.grading import languages
-from worker.grading.languages.base import Language
-from worker.grading.schema import Problem
+from judge import languages
+from judge.languages.base import Language
+from judge.problem.schema import Problem
 
 
 class Fake(Language):

@@ -1,1 +1,1 @@
-"""KernelDojo worker: the judge core (``worker.grading``) and the Celery tasks around it."""
+"""KernelDojo worker: the judge core (``judge``) and the Celery tasks around it."""

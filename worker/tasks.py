@@ -24,7 +24,7 @@ from app import submissions
 from app.core.config import get_settings
 from app.core.db import make_engine
 from app.models import Submission
-from worker.celery_app import PRIORITY_GRADING, PRIORITY_TOOLS, TASK_NAME, celery
+from app.queue import TASK_NAME, celery, enqueue
 
 log = logging.getLogger(__name__)
 PROGRESS_RETRY_S = (0.05, 0.2)
@@ -38,22 +38,6 @@ JUDGE_FAILED = (
 @lru_cache
 def engine() -> Engine:
     return make_engine(get_settings().database_url)
-
-
-def enqueue(sub_id: int, gpu_kind: str) -> None:
-    celery.send_task(TASK_NAME, args=[sub_id], queue=gpu_kind, priority=_priority(sub_id))
-
-
-def _priority(sub_id: int) -> int:
-    """Profile and sanitize jobs after Run and Submit on the same queue (celery_app.py)."""
-    try:
-        with Session(engine()) as s:
-            sub = s.get(Submission, sub_id)
-            mode = sub.mode if sub is not None else ""
-    except Exception:  # the queue must not wait on the database: the usual priority then
-        log.warning("submission %s: mode not read; queued at the usual priority", sub_id)
-        return PRIORITY_GRADING
-    return PRIORITY_TOOLS if mode in ("profile", "sanitize") else PRIORITY_GRADING
 
 
 @celery.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
@@ -153,15 +137,15 @@ def _start_pool(**_: Any) -> None:
     """Start a runner ahead of the first submission, so the learner does not wait for torch."""
     global _pool, _gate
     try:
-        from worker.grading import warmup
-        from worker.grading.runner_client import RunnerPool
+        from judge import warmup
+        from judge.sandbox.runner_client import RunnerPool
 
         _gate = warmup.Gate()
         _pool = RunnerPool(_device(os.environ.get("KERNELDOJO_GPU_KIND", "cpu")))
         _pool.warm(now=True)  # nothing is being timed yet
         if _pool.device == "cuda":  # runners started under ncu and memcheck (profile/spare.py)
-            from worker.grading import bytecode
-            from worker.grading.profile import spare
+            from judge.build import bytecode
+            from judge.profile import spare
 
             bytecode.warn_if_missing()
             spare.replenish(_pool, spare.kept_tools())
@@ -172,7 +156,7 @@ def _start_pool(**_: Any) -> None:
 
 
 def _warm_one(problem: Any, source: str) -> str:
-    from worker.grading.grader import grade
+    from judge.grader import grade
 
     return str(grade(problem, source, "triton", device="cuda", mode="submit", pool=_pool).verdict)
 
@@ -187,8 +171,8 @@ def _grade(
     slug: str, source: str, language: str, mode: str, kind: str, on_progress: Any
 ) -> dict[str, Any]:
     try:
-        from worker.grading.grader import grade
-        from worker.grading.problems import resolve
+        from judge.grader import grade
+        from judge.problem.loader import resolve
 
         problem = resolve(slug)
         device = _device(kind)

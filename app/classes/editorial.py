@@ -13,7 +13,6 @@ language is compared with. The CPU interpreter does not time, so a CPU class get
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import select as sa_select
@@ -23,7 +22,8 @@ from app import submissions
 from app.classes.models import EditorialRun
 from app.models import Mode, Status, Submission, SubmissionCreate, User
 from app.problems import ProblemRegistry
-from worker.grading import languages
+from app.queue import Enqueue
+from judge import languages
 
 log = logging.getLogger(__name__)
 UNTIMED_KINDS = frozenset({"cpu"})
@@ -79,7 +79,7 @@ def request(
     user: User,
     problems: list[str],
     gpu_kind: str,
-    enqueue: Callable[[int, str], None],
+    enqueue: Enqueue,
     again: bool = False,
 ) -> list[int]:
     """Submit the editorial solutions of ``problems`` that have no timing on ``gpu_kind`` yet
@@ -118,7 +118,7 @@ def request(
                 )
             )
             session.commit()
-            submissions.send(session.get_bind(), enqueue, sub.id, gpu_kind)  # type: ignore[arg-type]
+            submissions.send(session.get_bind(), enqueue, sub.id, gpu_kind, sub.mode)  # type: ignore[arg-type]
             ids.append(sub.id)
     if ids:
         log.info("editorial runs queued on %s: %s", gpu_kind, ids)

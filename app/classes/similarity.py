@@ -31,7 +31,7 @@ from sqlmodel import Session, col, select
 from app.classes import service
 from app.classes.models import Assignment
 from app.models import Mode, Status, Submission
-from worker.grading import languages
+from judge import languages
 
 K = 12  # tokens per hashed run
 W = 8  # hashes per window

@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from worker.grading.device import gpu_kind
-from worker.grading.limits import MAX_SOURCE_BYTES as JUDGE_MAX_SOURCE_BYTES
+from judge.device import gpu_kind
+from judge.limits import MAX_SOURCE_BYTES as JUDGE_MAX_SOURCE_BYTES
 
 DEFAULT_SECRET = "change-me-in-production"
 
@@ -35,7 +35,7 @@ class Settings(BaseSettings):
     # GPU kinds offered to learners (each is a Celery queue). The first is the default;
     # empty means "this host's kind" (KERNELDOJO_GPU_KIND or the GPU detected, else cpu).
     GPU_KINDS: list[str] = Field(default_factory=list)
-    # At most the judge's limit (worker/grading/limits.py), which is the default.
+    # At most the judge's limit (judge/limits.py), which is the default.
     MAX_SOURCE_BYTES: int = JUDGE_MAX_SOURCE_BYTES
     # Largest request body read at all (app/core/bodylimit.py); 0: 4 x MAX_SOURCE_BYTES + 16 KiB,
     # room for a source in JSON (escapes) with its other fields. Set the proxy's limit likewise.
@@ -77,7 +77,7 @@ class Settings(BaseSettings):
         if not 0 < self.MAX_SOURCE_BYTES <= JUDGE_MAX_SOURCE_BYTES:
             raise ValueError(
                 f"MAX_SOURCE_BYTES must be between 1 and the judge's {JUDGE_MAX_SOURCE_BYTES} "
-                f"bytes (worker/grading/limits.py), not {self.MAX_SOURCE_BYTES}"
+                f"bytes (judge/limits.py), not {self.MAX_SOURCE_BYTES}"
             )
         if self.ENVIRONMENT != "development" and self.SECRET_KEY == DEFAULT_SECRET:
             raise ValueError("SECRET_KEY must be set to a random value outside development")

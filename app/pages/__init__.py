@@ -1,4 +1,4 @@
-"""HTML pages (Jinja2 templates in ``templates/``), one module per area."""
+"""HTML pages (Jinja2 templates in ``app/templates/``), one module per area."""
 
 from fastapi import APIRouter
 

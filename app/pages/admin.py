@@ -125,7 +125,7 @@ def admin_rejudge(
     if sub is None:
         raise HTTPException(404, "no such submission")
     submissions.requeue(session, sub)
-    enqueue(sub_id, sub.gpu_kind)
+    enqueue(sub_id, sub.gpu_kind, sub.mode)
     return RedirectResponse(f"/submissions/{sub_id}", 303)
 
 
@@ -153,5 +153,5 @@ def admin_rejudge_problem(
     ).all()
     for sub in subs:
         submissions.requeue(session, sub)
-        enqueue(sub.id or 0, sub.gpu_kind)
+        enqueue(sub.id or 0, sub.gpu_kind, sub.mode)
     return RedirectResponse(f"/admin?message=Re-queued {len(subs)} submissions of {slug}", 303)

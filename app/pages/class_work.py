@@ -16,7 +16,7 @@ from app.deps import EnqueueDep, RegistryDep, SessionDep
 from app.pages.classes import back, course_or_error, need_user
 from app.pages.common import CsrfChecked, PageUser, render
 from app.problems import ProblemRegistry
-from worker.grading import languages
+from judge import languages
 
 router = APIRouter(include_in_schema=False)
 

@@ -15,10 +15,10 @@ from app.core.security import csrf_matches
 from app.deps import SessionDep, csrf_token
 from app.models import User
 from app.profile_view import short_name
-from worker.grading import languages
-from worker.grading.verdicts import Verdict
+from judge import languages
+from judge.verdicts import Verdict
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 templates = Jinja2Templates(directory=TEMPLATES)
 
 
@@ -51,7 +51,7 @@ def editor_mode(name: str) -> str:
 
 templates.env.filters["verdict_label"] = verdict_label
 # The labels the browser shows (static/src/progress.js reads them from base.html): defined once,
-# in worker/grading/verdicts.py.
+# in judge/verdicts/py/
 templates.env.globals["verdict_labels"] = {v.value: v.label for v in Verdict}
 templates.env.filters["language_label"] = language_label
 templates.env.filters["editor_mode"] = editor_mode

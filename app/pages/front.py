@@ -17,8 +17,8 @@ from app import capabilities, curriculum
 from app.deps import RegistryDep, SettingsDep
 from app.pages.common import PageUser, render
 from app.problems import Catalog
-from worker.grading import languages
-from worker.grading.schema import Problem
+from judge import languages
+from judge.problem.schema import Problem
 
 router = APIRouter(include_in_schema=False)
 

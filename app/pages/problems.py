@@ -13,7 +13,7 @@ from app import curriculum, stats, visibility, workbench
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Submission
 from app.pages.common import PageUser, render
-from worker.grading import languages
+from judge import languages
 
 router = APIRouter(include_in_schema=False)
 
@@ -118,6 +118,6 @@ def problem_page(
         judged=n,
         data_json=json.dumps(data).replace("</", "<\\/"),
         gpu_kinds=settings.gpu_kinds,
-        # Profile: Nsight Compute on a GPU worker (worker/grading/profile/); none on the CPU.
+        # Profile: Nsight Compute on a GPU worker (judge/profile/); none on the CPU.
         profiling=any(k != "cpu" for k in settings.gpu_kinds),
     )

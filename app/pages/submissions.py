@@ -9,7 +9,7 @@ from app import capabilities, charts, profile_view, stats, submissions, visibili
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Status, Submission, User
 from app.pages.common import PageUser, render
-from worker.grading import languages
+from judge import languages
 
 router = APIRouter(include_in_schema=False)
 

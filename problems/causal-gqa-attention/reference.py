@@ -103,7 +103,7 @@ def reference_sample(
     inputs: dict[str, torch.Tensor], params: dict[str, int], gen: torch.Generator
 ) -> dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
     """The reference at _SAMPLED_ROWS (query head, row) pairs picked with ``gen``, for timed
-    calls: 32 rows cost 32 * s * d work instead of b * hq * s^2 * d (worker/grading/sampled.py)."""
+    calls: 32 rows cost 32 * s * d work instead of b * hq * s^2 * d (judge/timing/sampled.py)."""
     b, hq, hkv, s, d = (params[x] for x in ("b", "hq", "hkv", "s", "d"))
     q = inputs["q"].reshape(b * hq, s, d)
     heads = torch.randint(0, b * hq, (_SAMPLED_ROWS,), generator=gen, device=q.device)

@@ -87,7 +87,7 @@ def reference_sample(
     """y and its error scale at the positions ``_positions`` draws, in float64, for timed calls:
     each output's r x r window gathered (zero outside the image) and summed, (_SAMPLED +
     _SAMPLED_FRAME)·r² multiply-adds instead of the full reference's h·w·r², which at 8192 x
-    8192 cost far more than the kernel (worker/grading/sampled.py says how the referee uses it)."""
+    8192 cost far more than the kernel (judge/timing/sampled.py says how the referee uses it)."""
     x, f = inputs["x"], inputs["f"].to(torch.float64)
     h, w, r = params["h"], params["w"], params["r"]
     p = r // 2

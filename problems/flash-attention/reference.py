@@ -83,7 +83,7 @@ def reference_sample(
     """The reference at _SAMPLED_ROWS query rows picked with ``gen``, in float64, for timed calls.
 
     A row of o needs its head's whole k and v but nothing else: 32 rows cost 32·s·d work instead
-    of the full reference's b·h·s²·d (worker/grading/sampled.py says how the referee uses it)."""
+    of the full reference's b·h·s²·d (judge/timing/sampled.py says how the referee uses it)."""
     b, h, s, d = params["b"], params["h"], params["s"], params["d"]
     q = inputs["q"].reshape(b * h, s, d)
     heads = torch.randint(0, b * h, (_SAMPLED_ROWS,), generator=gen, device=q.device)

@@ -69,7 +69,7 @@ def reference_sample(
     inputs: dict[str, torch.Tensor], params: dict[str, int], gen: torch.Generator
 ) -> dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
     """Whole rows of c at _SAMPLED_ROWS rows picked with ``gen``, with their error scale, for
-    timed calls: 32 * k * n multiply-adds instead of m * k * n (worker/grading/sampled.py)."""
+    timed calls: 32 * k * n multiply-adds instead of m * k * n (judge/timing/sampled.py)."""
     m, n = params["m"], params["n"]
     a, b = inputs["a"], inputs["b"]
     rows = torch.randint(0, m, (_SAMPLED_ROWS,), generator=gen, device=a.device)

@@ -115,7 +115,7 @@ def reference_sample(
     inputs: dict[str, torch.Tensor], params: dict[str, int], gen: torch.Generator
 ) -> dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
     """Whole rows of c at _SAMPLED_ROWS rows picked with ``gen``, with their error scale, for
-    timed calls (worker/grading/sampled.py)."""
+    timed calls (judge/timing/sampled.py)."""
     m, n = params["m"], params["n"]
     rows = torch.randint(0, m, (_SAMPLED_ROWS,), generator=gen, device=inputs["a"].device)
     vals, scale = _product(inputs, rows)

@@ -69,7 +69,7 @@ def reference_sample(
     inputs: dict[str, torch.Tensor], params: dict[str, int], gen: torch.Generator
 ) -> dict[str, tuple[torch.Tensor, torch.Tensor]]:
     """Whole rows of c at _SAMPLED_ROWS rows picked with ``gen``, for timed calls: 32 * n * k
-    multiply-adds instead of m * n * k (worker/grading/sampled.py)."""
+    multiply-adds instead of m * n * k (judge/timing/sampled.py)."""
     m, n = params["m"], params["n"]
     a = inputs["a"]
     rows = torch.randint(0, m, (_SAMPLED_ROWS,), generator=gen, device=a.device)

@@ -25,7 +25,7 @@ result's message must contain (e.g. which buffer was written out of bounds).
 Some entries also name host-side ``checks`` run after grading (no secret in the result, no
 process left behind, no file written outside the sandbox, the host canary untouched...).
 
-``run_catalog(device)`` grades them all through ``worker.grading.grader.grade`` (mode
+``run_catalog(device)`` grades them all through ``judge.grader.grade`` (mode
 "submit": on a GPU that includes the timed benchmark path) and returns table rows and the
 number of unexpected outcomes. On the CPU each problem is cut down to a few small
 interpreter cases (a grading costs seconds there); on a GPU the problem runs in full.
@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from worker.grading import sandbox
+from judge.sandbox import bubblewrap
 
 HERE = Path(__file__).resolve().parent
 SUBMISSIONS = HERE / "submissions"
@@ -101,7 +101,7 @@ class Entry:
     static_policy: bool = True  # False: graded past policy.py, to test the defence behind it
     lang: str | None = None  # the language where the suffix does not tell it (Pallas' .py)
     hole: Callable[[str], str | None] | None = None
-    mode: str = "submit"  # "profile": graded as a Profile (worker/grading/profile/)
+    mode: str = "submit"  # "profile": graded as a Profile (judge/profile/)
 
     @property
     def threat(self) -> str:
@@ -839,7 +839,7 @@ CATALOG: list[Entry] = [
         "vector-add",
         "accepted_truthful",
         "accepted_truthful",
-        "import reference, or the judge's problems.resolve from inside the runner: the "
+        "import reference, or the judge's loader.resolve from inside the runner: the "
         "problems folder is not in the sandbox",
         static_policy=False,
         lang="pytorch",
@@ -954,7 +954,7 @@ def _escape_markers() -> list[str]:
     return found
 
 
-# Variables the sandbox sets itself (sandbox.command) or passes through: not a leak if seen.
+# Variables the sandbox sets itself (bubblewrap.command) or passes through: not a leak if seen.
 _SANDBOX_KEYS = {
     "PATH",
     "HOME",
@@ -963,7 +963,7 @@ _SANDBOX_KEYS = {
     "TRITON_CACHE_DIR",
     "LANG",
     "TRITON_INTERPRET",
-    *sandbox._PASS_ENV,  # what the sandbox passes through on purpose
+    *bubblewrap._PASS_ENV,  # what the sandbox passes through on purpose
     "PWD",
     "SHLVL",
     "_",
@@ -1011,7 +1011,7 @@ def _canary_intact() -> str | None:
 
 def _kept_report_issues(result: dict[str, Any]) -> list[str]:
     """A profile's kept report must be ncu's, never a host file the submission linked to."""
-    from worker.grading.profile import tools
+    from judge.profile import tools
 
     name = (result.get("profile") or {}).get("report_file")
     if not name:
@@ -1144,7 +1144,7 @@ def _pool(device: str) -> Any:
     if device != "cuda" or os.environ.get("KERNELDOJO_ADV_POOL", "1") == "0":
         return None
     if _POOL is None:
-        from worker.grading.runner_client import RunnerPool
+        from judge.sandbox.runner_client import RunnerPool
 
         _POOL = RunnerPool("cuda")
     return _POOL
@@ -1152,13 +1152,14 @@ def _pool(device: str) -> Any:
 
 def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[str, Any]:
     """Grade one entry; a table row (submission, class, language, expected, got, ok, note)."""
-    from worker.grading import grader, problems
+    from judge import grader
+    from judge.problem import loader
 
     ctx = ctx or context()
     expected = entry.expected(device)
     if "canary" in entry.checks:
         _prepare_canary()
-    problem = cut_problem(problems.resolve(entry.problem), entry, device)
+    problem = cut_problem(loader.resolve(entry.problem), entry, device)
     source = entry.source()
     before: list[float] = []
     if "honest_after" in entry.checks and device != "cpu":
@@ -1233,12 +1234,13 @@ FORGED_SHARE, FORGED_MS = 0.02, 0.005
 
 def _honest_medians(entry: Entry, device: str) -> list[float]:
     """The benchmark medians of the entry's honest base sample, graded once per run."""
-    from worker.grading import grader, problems
+    from judge import grader
+    from judge.problem import loader
 
     assert entry.base is not None
     key = (entry.base, entry.problem, device)
     if key not in _HONEST:
-        problem = cut_problem(problems.resolve(entry.problem), entry, device)
+        problem = cut_problem(loader.resolve(entry.problem), entry, device)
         res = grader.grade(
             problem,
             (REPO / entry.base).read_text(),

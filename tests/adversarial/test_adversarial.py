@@ -45,16 +45,16 @@ def _entry_hole(path: str) -> str | None:
 
 def _sandbox_available() -> bool:
     try:
-        from worker.grading import sandbox
+        from judge.sandbox import bubblewrap
 
-        sandbox.bwrap_path()
+        bubblewrap.bwrap_path()
         return True
     except Exception:
         return False
 
 
 def _nvcc_available() -> bool:
-    from worker.grading import compilers
+    from judge.build import compilers
 
     return compilers.nvcc_path() is not None
 
@@ -96,11 +96,10 @@ def test_catalog_entry_on_cpu(entry: catalog.Entry, ctx: catalog.Context) -> Non
 
 
 def _grade_honest() -> str:
-    from worker.grading import grader, problems
+    from judge import grader
+    from judge.problem import loader
 
-    problem = catalog.cut_problem(
-        problems.resolve("vector-add"), _entry("escape/network.py"), "cpu"
-    )
+    problem = catalog.cut_problem(loader.resolve("vector-add"), _entry("escape/network.py"), "cpu")
     res = grader.grade(problem, HONEST.read_text(), "triton", device="cpu", mode="submit")
     return str(res.verdict)
 
@@ -189,13 +188,14 @@ def test_the_static_policy_refuses_what_is_graded_past_it() -> None:
     on that it refuses must expect ``rejected`` wherever it is graded. Each Python language is
     checked as the referee checks it: with the problem's library rule where its track has one
     (not PyTorch's, whose track is the framework one)."""
-    from worker.grading import languages, policy, problems
-    from worker.grading.languages import pallas_rules
+    from judge import languages
+    from judge.languages import pallas_rules, policy
+    from judge.problem import loader
 
     for e in catalog.CATALOG:
         if e.language == "cuda":
             continue
-        rule = languages.require(e.language).library_rule(problems.resolve(e.problem))
+        rule = languages.require(e.language).library_rule(loader.resolve(e.problem))
         refused: object = policy.check_python(e.source(), forbid_library_compute=rule)
         if refused is None and e.language == "pallas":  # Pallas' own rule, after the shared one
             refused = pallas_rules.check_source(e.source())

@@ -41,8 +41,15 @@ def settings(db_url: str, engine: Engine) -> Settings:
 
 
 class Queue(list[tuple[int, str]]):
-    def __call__(self, sub_id: int, kind: str) -> None:
+    """The app's enqueue, recorded: (id, GPU kind) in order, and each id's mode."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.modes: dict[int, str] = {}
+
+    def __call__(self, sub_id: int, kind: str, mode: str) -> None:
         self.append((sub_id, kind))
+        self.modes[sub_id] = mode
 
 
 @pytest.fixture

@@ -13,10 +13,10 @@ from sqlmodel import Session
 
 from app import capabilities, charts, stats, submissions
 from app.core.headers import CSP
+from judge.problem.loader import load_all
 from tests.app.conftest import csrf_of, signup
 from tests.app.test_pages import _page_data
 from tests.conftest import ROOT
-from worker.grading.problems import load_all
 
 
 def submit(c: TestClient, language: str = "triton", gpu_kind: str = "cpu") -> int:

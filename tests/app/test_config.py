@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from app.core.config import Settings
-from worker.grading.device import kind_from_name
+from judge.device import kind_from_name
 
 
 def test_embedded_defaults(tmp_path: pytest.TempPathFactory) -> None:
@@ -46,7 +46,7 @@ def test_gpu_kind_from_name(name: str, kind: str) -> None:
 
 
 def test_the_source_limit_defaults_to_the_judges_and_cannot_exceed_it() -> None:
-    from worker.grading.limits import MAX_SOURCE_BYTES
+    from judge.limits import MAX_SOURCE_BYTES
 
     assert Settings().MAX_SOURCE_BYTES == MAX_SOURCE_BYTES
     assert Settings(MAX_SOURCE_BYTES=1000).MAX_SOURCE_BYTES == 1000  # a server may lower it

@@ -47,13 +47,13 @@ def test_start_here_is_the_first_problem_of_the_learning_path() -> None:
 
 
 def test_every_page_carries_the_verdict_labels_of_the_judge(client: TestClient) -> None:
-    """One definition of the labels (worker/grading/verdicts.py): the browser reads them from
+    """One definition of the labels (judge/verdicts.py): the browser reads them from
     the page, the `kerneldojo submit` client from the same module."""
     import json
     import re
 
     from app import submit_client
-    from worker.grading.verdicts import Verdict
+    from judge.verdicts import Verdict
 
     html = client.get("/").text
     m = re.search(r'<script type="application/json" id="kd-verdict-labels">(.*?)</script>', html)

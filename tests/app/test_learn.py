@@ -13,20 +13,20 @@ from app import curriculum
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Mode, Status, Submission, User
+from judge.problem import loader
+from judge.problem.schema import load_problem
 from tests.app.conftest import Queue, signup
 from tests.conftest import FIXTURE_PROBLEMS
-from worker.grading import problems
-from worker.grading.schema import load_problem
 
 
 @pytest.fixture(scope="module")
-def real() -> list[problems.Problem]:
-    report = problems.load_all(problems.REPO_PROBLEMS)
+def real() -> list[loader.Problem]:
+    report = loader.load_all(loader.REPO_PROBLEMS)
     return report.problems
 
 
 def test_tracks_come_in_order_and_the_first_step_is_vector_add(
-    real: list[problems.Problem],
+    real: list[loader.Problem],
 ) -> None:
     path = curriculum.build(real, set())
     keys = [t.key for t in path.tracks]
@@ -41,7 +41,7 @@ def test_tracks_come_in_order_and_the_first_step_is_vector_add(
 
 
 def test_solving_moves_the_next_step_and_prerequisites_say_what_waits(
-    real: list[problems.Problem],
+    real: list[loader.Problem],
 ) -> None:
     path = curriculum.build(real, {"vector-add"})
     steps = {s.problem.slug: s for t in path.tracks for s in t.steps}
@@ -56,7 +56,7 @@ def test_solving_moves_the_next_step_and_prerequisites_say_what_waits(
     assert everything.next_step is None and everything.solved == everything.total
 
 
-def test_the_llm_track_follows_the_others_in_order(real: list[problems.Problem]) -> None:
+def test_the_llm_track_follows_the_others_in_order(real: list[loader.Problem]) -> None:
     path = curriculum.build(real, set())
     keys = [t.key for t in path.tracks]
     assert keys.index("llm-kernels") == keys.index("parallel-patterns") + 1
@@ -71,7 +71,7 @@ def test_the_llm_track_follows_the_others_in_order(real: list[problems.Problem])
     assert all(p.track == "llm-kernels" for p in (s.problem for s in llm.steps))
 
 
-def test_problems_without_a_track_come_last(real: list[problems.Problem]) -> None:
+def test_problems_without_a_track_come_last(real: list[loader.Problem]) -> None:
     toy = load_problem(FIXTURE_PROBLEMS / "toy-add")
     assert toy.track is None
     path = curriculum.build([toy, *real], set())
@@ -82,7 +82,7 @@ def test_problems_without_a_track_come_last(real: list[problems.Problem]) -> Non
 
 @pytest.fixture
 def repo_client(settings: Settings, queue: Queue) -> Iterator[TestClient]:
-    real_settings = settings.model_copy(update={"PROBLEMS_DIR": problems.REPO_PROBLEMS})
+    real_settings = settings.model_copy(update={"PROBLEMS_DIR": loader.REPO_PROBLEMS})
     with TestClient(create_app(real_settings, enqueue=queue)) as c:
         yield c
 

@@ -83,21 +83,21 @@ def test_ids_beyond_64_bits_and_negative_limits(client: TestClient) -> None:
 
 
 @pytest.fixture
-def broker_down(settings: Settings) -> Callable[[int, str], None]:
+def broker_down(settings: Settings) -> Callable[[int, str, str], None]:
     """The real Celery enqueue, pointed at a Redis address where nothing listens."""
-    from worker.celery_app import TASK_NAME, make_celery
+    from app.queue import TASK_NAME, make_celery
 
     down = settings.model_copy(update={"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})
     app = make_celery(down)
 
-    def enqueue(sub_id: int, kind: str) -> None:
+    def enqueue(sub_id: int, kind: str, mode: str) -> None:
         app.send_task(TASK_NAME, args=[sub_id], queue=kind)
 
     return enqueue
 
 
 def test_submitting_while_the_broker_is_down(
-    settings: Settings, engine: Engine, broker_down: Callable[[int, str], None]
+    settings: Settings, engine: Engine, broker_down: Callable[[int, str, str], None]
 ) -> None:
     with TestClient(create_app(settings, enqueue=broker_down)) as c:
         csrf = signup(c)

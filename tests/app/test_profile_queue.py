@@ -13,8 +13,8 @@ from sqlmodel import Session
 from app.core.config import Settings
 from app.main import create_app
 from app.models import Status, Submission
+from app.queue import PRIORITY_GRADING, PRIORITY_TOOLS, make_celery
 from tests.app.conftest import Queue, signup
-from worker.celery_app import PRIORITY_GRADING, PRIORITY_TOOLS, make_celery
 
 SOURCE = "import triton\n\ndef solve(a, b, c, n):\n    pass\n"
 

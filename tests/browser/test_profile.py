@@ -16,11 +16,11 @@ from sqlmodel import Session, select
 
 from app.core.db import make_engine
 from app.models import Mode, Status, Submission, User
+from judge.profile import hints, metrics, roofline, sanitizer
+from judge.profile.report import ProfileReport, SanitizerReport
 from tests.browser.test_learner import sign_up
 from tests.conftest import LiveServer
 from tests.worker.grading.profile.conftest import NCU, recorded
-from worker.grading.profile import hints, metrics, roofline, sanitizer
-from worker.grading.profile.report import ProfileReport, SanitizerReport
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 REPORT = "transpose-0123456789abcdef.ncu-rep"

@@ -80,7 +80,7 @@ class Stack:
         )
         migrate(self.settings.database_url)
         self.engine: Engine = make_engine(self.settings.database_url)
-        from worker.celery_app import TASK_NAME, make_celery
+        from app.queue import TASK_NAME, make_celery
 
         self.celery = make_celery(self.settings)
         self.task = TASK_NAME

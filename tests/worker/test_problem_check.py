@@ -6,12 +6,12 @@ import sys
 
 import pytest
 
-from worker import problem_check
-from worker.grading import problems
+from judge import problem_check
+from judge.problem import loader
 
 
 def test_shards_cover_every_problem_once_and_balance_the_cost() -> None:
-    chosen = problems.load_all().problems
+    chosen = loader.load_all().problems
     groups = problem_check.shards(chosen, 2)
     assert len(groups) == 2
     slugs = [p.slug for g in groups for p in g]
@@ -22,12 +22,12 @@ def test_shards_cover_every_problem_once_and_balance_the_cost() -> None:
 
 
 def test_more_jobs_than_problems_gives_one_shard_each() -> None:
-    chosen = problems.load_all().problems[:2]
+    chosen = loader.load_all().problems[:2]
     assert [len(g) for g in problem_check.shards(chosen, 8)] == [1, 1]
 
 
 def test_a_shard_that_dies_is_reported_not_dropped(monkeypatch: pytest.MonkeyPatch) -> None:
-    chosen = problems.load_all().problems[:2]
+    chosen = loader.load_all().problems[:2]
     monkeypatch.setattr(
         problem_check,
         "SHARD_COMMAND",

@@ -79,7 +79,7 @@ def test_progress_writes_that_fail_are_skipped_and_the_result_retried(
 def test_a_judge_failure_keeps_its_internal_message_from_learners(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import worker.grading.grader as grader
+    import judge.grader as grader
 
     def broken(*_: Any, **__: Any) -> None:
         raise RuntimeError("psycopg.OperationalError: connection to 10.0.0.5 lost /srv/secret")

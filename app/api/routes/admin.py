@@ -39,7 +39,7 @@ def rejudge_submission(
         raise HTTPException(404, "no such submission")
     submissions.requeue(session, sub)
     assert sub.id is not None
-    enqueue(sub.id, sub.gpu_kind)
+    enqueue(sub.id, sub.gpu_kind, sub.mode)
     return {"requeued": [sub.id]}
 
 
@@ -56,7 +56,7 @@ def rejudge_problem(
     for sub in subs:
         submissions.requeue(session, sub)
         assert sub.id is not None
-        enqueue(sub.id, sub.gpu_kind)
+        enqueue(sub.id, sub.gpu_kind, sub.mode)
         ids.append(sub.id)
     return {"requeued": ids}
 

@@ -14,7 +14,7 @@ from sqlmodel import Session, SQLModel, select
 
 from app.deps import CurrentUser, RegistryDep, SessionDep, SettingsDep
 from app.models import Draft, DraftSave, User, utcnow
-from worker.grading import languages
+from judge import languages
 
 router = APIRouter(prefix="/drafts", tags=["drafts"])
 

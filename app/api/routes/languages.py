@@ -1,4 +1,4 @@
-"""Languages: the judge's registry (worker/grading/languages/), for editors and clients."""
+"""Languages: the judge's registry (judge/languages/), for editors and clients."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Literal
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from worker.grading import languages
+from judge import languages
 
 router = APIRouter(prefix="/languages", tags=["languages"])
 

@@ -7,7 +7,7 @@ from pydantic import BaseModel
 
 from app import stats, visibility
 from app.deps import OptionalUser, RegistryDep, SessionDep
-from worker.grading import languages
+from judge import languages
 
 router = APIRouter(prefix="/problems", tags=["problems"])
 

@@ -141,7 +141,7 @@ def create_submission(
         raise HTTPException(e.status, str(e)) from e
     assert sub.id is not None
     out = public(sub, user.username, user)
-    if not submissions.send(engine, enqueue, sub.id, kind):
+    if not submissions.send(engine, enqueue, sub.id, kind, sub.mode):
         body = {**out.model_dump(mode="json"), "notice": QUEUED_LATER}
         return JSONResponse(body, status_code=202)
     return out

@@ -1,5 +1,5 @@
 // The CodeMirror languages that a registry language's `editor_mode` names
-// (worker/grading/languages/, embedded in each page's data): one entry per mode. A language
+// (judge/languages/, embedded in each page's data): one entry per mode. A language
 // whose mode is already here needs nothing in the browser code; an unknown mode falls back to
 // Python highlighting.
 import { python, pythonLanguage } from "@codemirror/lang-python";

@@ -63,7 +63,7 @@ export function stageText(ev) {
 }
 
 const esc = (s) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-// Verdict labels as the server defines them (worker/grading/verdicts.py, embedded by base.html).
+// Verdict labels as the server defines them (judge/verdicts.py, embedded by base.html).
 const LABELS = JSON.parse(document.getElementById("kd-verdict-labels")?.textContent || "{}");
 
 // A finished run's result; ``coverage.gpuOnly`` names the test cases that run only on a GPU

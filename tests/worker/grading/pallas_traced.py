@@ -11,7 +11,7 @@ import jax
 import jax.numpy as jnp
 from jax.experimental import pallas as pl
 
-from worker.grading.languages import pallas_rules
+from judge.languages import pallas_rules
 
 
 def _add_kernel(a_ref: Any, b_ref: Any, c_ref: Any) -> None:

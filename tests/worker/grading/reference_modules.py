@@ -6,12 +6,12 @@ from types import ModuleType
 
 import torch
 
-from worker.grading import problems
+from judge.problem import loader
 
 
 def load(slug: str) -> ModuleType:
-    """The judge's own loader (problems.load_reference), by slug."""
-    return problems.load_reference(problems.resolve(slug))
+    """The judge's own loader (loader.load_reference), by slug."""
+    return loader.load_reference(loader.resolve(slug))
 
 
 def inputs(

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from worker.grading import autotune
+from judge.build import autotune
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -26,14 +26,14 @@ CHILD = r"""
 import json, time
 import torch
 
-from worker.grading import interpreter
+from judge.sandbox import interpreter
 
 interpreter.install()
 import triton
 import triton.language as tl
 from triton.runtime.jit import JITFunction
 
-from worker.grading import autotune, precompile
+from judge.build import autotune, precompile
 
 report = {}
 

@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from worker.grading import grader, problems
+from judge import grader
+from judge.problem import loader
 
 # Stands for a first call whose compiling or autotuning never ends: it never returns.
 SLOW_FIRST_CALL = """
@@ -30,7 +31,7 @@ def solve(a, b, c, n):
 
 @pytest.mark.timeout(120)
 def test_a_first_call_past_the_compile_limit_names_it() -> None:
-    p = problems.resolve("vector-add")
+    p = loader.resolve("vector-add")
     p = dataclasses.replace(
         p,
         tests=p.tests[:1],

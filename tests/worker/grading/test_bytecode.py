@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import bytecode
+from judge.build import bytecode
 
 
 def test_a_package_without_bytecode_is_named_until_it_is_compiled(

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from worker.grading import timing
+from judge.timing import measure
 
 
 @pytest.fixture
@@ -21,24 +21,24 @@ def readings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> list[float]:
     monkeypatch.setenv("KERNELDOJO_CACHE", str(tmp_path))
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Test GPU")
     seq: list[float] = []
-    monkeypatch.setattr(timing, "_measure", lambda unit, again=False: seq.pop(0))
+    monkeypatch.setattr(measure, "_measure", lambda unit, again=False: seq.pop(0))
     return seq
 
 
 def test_a_ceiling_is_measured_once_and_cached(readings: list[float]) -> None:
     readings += [169e12]
-    assert timing.ceiling("tf32") == 169e12
-    assert timing.ceiling("tf32") == 169e12  # from the cache: no second reading taken
-    stored = json.loads(timing.cache_file().read_text())
+    assert measure.ceiling("tf32") == 169e12
+    assert measure.ceiling("tf32") == 169e12  # from the cache: no second reading taken
+    stored = json.loads(measure.cache_file().read_text())
     assert [v["tf32"] for v in stored.values()] == [169e12]
 
 
 def test_measuring_again_keeps_the_larger_figure(readings: list[float]) -> None:
     readings += [169e12, 398e12, 390e12]
-    assert timing.ceiling("tf32") == 169e12  # measured while the GPU was shared
-    assert timing.ceiling("tf32", again=True) == 398e12
-    assert timing.ceiling("tf32", again=True) == 398e12  # a lower reading never lowers it
-    assert timing.ceiling("tf32") == 398e12
+    assert measure.ceiling("tf32") == 169e12  # measured while the GPU was shared
+    assert measure.ceiling("tf32", again=True) == 398e12
+    assert measure.ceiling("tf32", again=True) == 398e12  # a lower reading never lowers it
+    assert measure.ceiling("tf32") == 398e12
     assert not readings
 
 
@@ -52,7 +52,7 @@ def test_int8_is_at_least_fp8_on_gpus_with_fp8(
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Test GPU")
     int8_products = {"int8": 911e12, "fp8": 1402e12}
     monkeypatch.setattr(
-        timing, "products", lambda unit, n, dev: [timing.Product(lambda: None, None, None)]
+        measure, "products", lambda unit, n, dev: [measure.Product(lambda: None, None, None)]
     )
     timed: list[str] = []
 
@@ -61,10 +61,10 @@ def test_int8_is_at_least_fp8_on_gpus_with_fp8(
         timed.append(unit)
         return 2 * 8192**3 / int8_products[unit] * 1e3
 
-    monkeypatch.setattr(timing, "_time_cuda", time_cuda)
-    assert timing.ceiling("int8") == pytest.approx(1402e12)
+    monkeypatch.setattr(measure, "_time_cuda", time_cuda)
+    assert measure.ceiling("int8") == pytest.approx(1402e12)
     assert timed == ["fp8", "int8"]
-    assert timing.ceiling("fp8") == pytest.approx(1402e12)
+    assert measure.ceiling("fp8") == pytest.approx(1402e12)
     assert timed == ["fp8", "int8"]  # from the cache
 
 
@@ -76,10 +76,10 @@ def test_measuring_int8_again_measures_fp8_again(
     monkeypatch.setenv("KERNELDOJO_CACHE", str(tmp_path))
     monkeypatch.setattr(torch.cuda, "get_device_name", lambda *a: "Test GPU")
     monkeypatch.setattr(
-        timing, "products", lambda unit, n, dev: [timing.Product(lambda: None, None, None)]
+        measure, "products", lambda unit, n, dev: [measure.Product(lambda: None, None, None)]
     )
     tops = [700e12, 600e12, 1402e12, 911e12]  # fp8 shared, int8, fp8 quiet, int8
-    monkeypatch.setattr(timing, "_time_cuda", lambda *a, **k: 2 * 8192**3 / tops.pop(0) * 1e3)
-    assert timing.ceiling("int8") == pytest.approx(700e12)
-    assert timing.ceiling("int8", again=True) == pytest.approx(1402e12)
+    monkeypatch.setattr(measure, "_time_cuda", lambda *a, **k: 2 * 8192**3 / tops.pop(0) * 1e3)
+    assert measure.ceiling("int8") == pytest.approx(700e12)
+    assert measure.ceiling("int8", again=True) == pytest.approx(1402e12)
     assert not tops

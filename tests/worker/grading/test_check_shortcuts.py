@@ -8,13 +8,15 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from worker.grading import compilers, grader, languages, problems
-from worker.grading.runner_client import RunnerPool
-from worker.grading.verdicts import Verdict
+from judge import grader, languages
+from judge.build import compilers
+from judge.problem import loader
+from judge.sandbox.runner_client import RunnerPool
+from judge.verdicts import Verdict
 
 
 def test_a_check_grading_stops_at_the_first_failing_case() -> None:
-    p = problems.resolve("vector-add")
+    p = loader.resolve("vector-add")
     sample = next(s for s in p.samples if s.path.name == "wrong_answer_tail.py")
     lang = languages.require("triton")
     total = sum(1 for c in p.tests if lang.runs_on_cpu_case(p, c))
@@ -38,7 +40,7 @@ def test_a_check_grading_stops_at_the_first_failing_case() -> None:
 
 
 def test_the_shim_is_compiled_once_and_linked_into_each_submission(tmp_path: Path) -> None:
-    source = problems.resolve("vector-add").path / "solutions" / "accepted" / "cuda_simple.cu"
+    source = loader.resolve("vector-add").path / "solutions" / "accepted" / "cuda_simple.cu"
     nvcc = compilers.nvcc_path()
     assert nvcc is not None, "nvcc is needed: the check compiles every CUDA sample"
     libs = []
@@ -65,7 +67,7 @@ def test_every_sample_language_runs_a_case_on_the_cpu() -> None:
     """A language's CPU size limit (``cpu_max_elements``) must leave each problem's samples in it
     a case to pass or fail: with none, an accepted sample would pass vacuously."""
     few = []
-    for p in problems.load_all().problems:
+    for p in loader.load_all().problems:
         for name in sorted({s.language for s in p.samples}):
             lang = languages.require(name)
             if lang.runs_on_cpu:
@@ -76,7 +78,7 @@ def test_every_sample_language_runs_a_case_on_the_cpu() -> None:
 
 
 def test_a_cuda_grading_on_the_cpu_takes_no_runner_from_the_pool() -> None:
-    p = problems.resolve("vector-add")
+    p = loader.resolve("vector-add")
     sample = next(s for s in p.samples if s.path.name == "cuda_simple.cu")
     pool = RunnerPool("cpu", size=1)
     try:

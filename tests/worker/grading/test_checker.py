@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from worker.grading.checker import compare
-from worker.grading.schema import Check
+from judge.checkers.outputs import compare
+from judge.problem.schema import Check
 
 
 def test_exact_and_within_tolerance_pass() -> None:
@@ -59,7 +59,7 @@ def test_a_passing_case_reports_how_near_its_tolerance_it_came() -> None:
     """The submission page shows "0.5 × tolerance" rather than a raw error (#23)."""
     from types import SimpleNamespace
 
-    from worker.grading.checker import tolerance_ratio
+    from judge.checkers.outputs import tolerance_ratio
 
     check = Check(rtol=1e-3, atol=0.0)
     problem = SimpleNamespace(check=check)

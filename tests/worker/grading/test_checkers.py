@@ -1,4 +1,4 @@
-"""The checkers (worker/grading/checkers/): each passes the right answer and catches its bug."""
+"""The checkers (judge/checkers/): each passes the right answer and catches its bug."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from typing import Any
 import pytest
 import torch
 
-from worker.grading import checkers, dtypes
-from worker.grading.checkers.base import Outcome
-from worker.grading.schema import Check
+from judge import checkers
+from judge.checkers.base import Outcome
+from judge.problem import dtypes
+from judge.problem.schema import Check
 
 
 def _run(name: str, got: dict[str, Any], expected: dict[str, Any], **names: str) -> Outcome:

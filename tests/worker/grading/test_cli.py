@@ -109,9 +109,9 @@ def test_language_choices_come_from_the_registry(
 ) -> None:
     from typer.testing import CliRunner
 
+    from judge import languages
     from tests import fake_language
     from worker.cli import app
-    from worker.grading import languages
 
     src = tmp_path / "x.fk"
     src.write_text("pass\n")

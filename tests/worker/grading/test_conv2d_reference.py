@@ -1,4 +1,4 @@
-"""conv2d's sampled reference (problems/conv2d/reference.py, worker/grading/sampled.py): its
+"""conv2d's sampled reference (problems/conv2d/reference.py, judge/timing/sampled.py): its
 values and error scales are the full reference's at the positions it draws, a share of them lies
 in the frame where the window meets the padding, and the timed-call check catches outputs botched
 in the frame or inside the image."""
@@ -10,22 +10,23 @@ from typing import Any
 import pytest
 import torch
 
-from worker.grading import problems, sampled
+from judge.problem import loader
+from judge.timing import sampled
 
 CPU = torch.device("cpu")
 
 
 @pytest.fixture(scope="module")
 def conv() -> tuple[Any, Any]:
-    p = problems.resolve("conv2d")
-    return p, problems.load_reference(p)
+    p = loader.resolve("conv2d")
+    return p, loader.load_reference(p)
 
 
 def _case(conv: tuple[Any, Any], h: int, w: int, r: int, kind: str, seed: int = 5) -> Any:
     p, ref = conv
     params = {"h": h, "w": w, "r": r}
     gen = torch.Generator().manual_seed(seed)
-    inputs = problems.call_generate(ref, p, params, kind, gen, CPU)
+    inputs = loader.call_generate(ref, p, params, kind, gen, CPU)
     return params, inputs, gen
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from worker.grading import buffers, dtypes, guards
+from judge.problem import dtypes
+from judge.sandbox import buffers, guards
 
 
 def test_every_dtype_maps_to_torch_with_its_size() -> None:

@@ -10,7 +10,8 @@ import typer
 from typer.testing import CliRunner
 
 from app import cli as app_cli
-from worker.grading import device, sandbox
+from judge import device
+from judge.sandbox import bubblewrap
 
 DEV = ["nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "null", "nvidia-caps"]
 
@@ -23,7 +24,7 @@ def unpinned(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
 
 
 def test_an_unpinned_worker_binds_every_gpu_node(unpinned: pytest.MonkeyPatch) -> None:
-    nodes = sandbox._gpu_nodes(DEV)
+    nodes = bubblewrap._gpu_nodes(DEV)
     assert {"/dev/nvidia0", "/dev/nvidia1", "/dev/nvidiactl", "/dev/nvidia-uvm"} <= set(nodes)
     assert "/dev/null" not in nodes
     assert device.sandbox_visible_devices() is None
@@ -31,7 +32,7 @@ def test_an_unpinned_worker_binds_every_gpu_node(unpinned: pytest.MonkeyPatch) -
 
 def test_a_pinned_worker_binds_only_its_gpu(unpinned: pytest.MonkeyPatch) -> None:
     device.pin_gpu(1)
-    nodes = sandbox._gpu_nodes(DEV)
+    nodes = bubblewrap._gpu_nodes(DEV)
     assert "/dev/nvidia1" in nodes and "/dev/nvidia0" not in nodes
     # the driver's control nodes are needed by every GPU process
     assert {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-caps"} <= set(nodes)
@@ -40,12 +41,12 @@ def test_a_pinned_worker_binds_only_its_gpu(unpinned: pytest.MonkeyPatch) -> Non
 def test_the_sandbox_names_the_pinned_gpu_by_uuid(
     unpinned: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    unpinned.setattr(sandbox, "mode", lambda: "bwrap")
-    unpinned.setattr(sandbox, "bwrap_path", lambda: "/usr/bin/bwrap")
+    unpinned.setattr(bubblewrap, "mode", lambda: "bwrap")
+    unpinned.setattr(bubblewrap, "bwrap_path", lambda: "/usr/bin/bwrap")
     unpinned.setattr(device, "gpu_uuid", lambda index: f"GPU-test-{index}")
     device.pin_gpu(1)
     assert device.sandbox_visible_devices() == "GPU-test-1"
-    argv = sandbox.command(["python3"], sandbox.Policy(tmp_path, gpu=True))
+    argv = bubblewrap.command(["python3"], bubblewrap.Policy(tmp_path, gpu=True))
     i = argv.index("CUDA_VISIBLE_DEVICES")
     assert argv[i - 1] == "--setenv" and argv[i + 1] == "GPU-test-1"
     # without nvidia-smi's answer, the worker's own setting (the index) passes through

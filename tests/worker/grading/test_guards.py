@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 import torch
 
-from worker.grading import buffers, grader, guards, problems
+from judge import grader
+from judge.problem import loader
+from judge.sandbox import buffers, guards
 
 UNMASKED_ADD = """
 import triton
@@ -160,7 +162,7 @@ def test_the_pattern_changes_with_every_call(tmp_path: Path) -> None:
     ids=["no-tail-mask", "before-start", "no-row-mask", "copies-an-input-guard"],
 )
 def test_out_of_bounds_writes_are_wrong_answers(problem: str, source: str, expected: str) -> None:
-    p = problems.resolve(problem)
+    p = loader.resolve(problem)
     small = tuple(c for c in p.tests if c.interpreter and math.prod(c.params.values()) < 50_000)
     p = dataclasses.replace(p, tests=small[:4])  # the interpreter is slow on the large cases
     res = grader.grade(p, source, "triton", device="cpu", mode="run")

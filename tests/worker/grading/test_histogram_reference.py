@@ -6,16 +6,16 @@ from __future__ import annotations
 import pytest
 import torch
 
-from worker.grading import problems
+from judge.problem import loader
 
 
 @pytest.mark.parametrize("kind", ["uniform", "high", "single", "skewed"])
 @pytest.mark.parametrize("n", [1, 1000, 65537])
 def test_reference_counts_every_byte_value_exactly(kind: str, n: int) -> None:
-    p = problems.resolve("histogram")
-    ref = problems.load_reference(p)
+    p = loader.resolve("histogram")
+    ref = loader.load_reference(p)
     gen = torch.Generator().manual_seed(n)
-    inputs = problems.call_generate(ref, p, {"n": n}, kind, gen, torch.device("cpu"))
+    inputs = loader.call_generate(ref, p, {"n": n}, kind, gen, torch.device("cpu"))
     data = inputs["data"]
     assert data.dtype == torch.uint8
     bins = ref.reference(inputs, {"n": n})["bins"]

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import grader, languages, problems
-from worker.grading.languages.imports import check_imports
-from worker.grading.languages.python import PythonLanguage
-from worker.grading.verdicts import Verdict
+from judge import grader, languages
+from judge.languages.imports import check_imports
+from judge.languages.python import PythonLanguage
+from judge.problem import loader
+from judge.verdicts import Verdict
 
 PYTHON = [lang for lang in languages.all() if isinstance(lang, PythonLanguage)]
 
@@ -55,7 +56,7 @@ def test_the_grader_refuses_it_before_any_process_starts(tmp_path: Path) -> None
         "import torch\nimport cupy\n\n\n"
         "def solve(a, b, c, n):\n    cupy.add(cupy.asarray(a), cupy.asarray(b), out=cupy.asarray(c))\n"
     )
-    res = grader.grade(problems.resolve("vector-add"), source, "triton", device="cpu", mode="run")
+    res = grader.grade(loader.resolve("vector-add"), source, "triton", device="cpu", mode="run")
     assert res.verdict == Verdict.REJECTED
     assert res.message.startswith("line 2: import cupy")
     assert res.cases == []  # refused statically: nothing ran

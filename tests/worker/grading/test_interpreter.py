@@ -1,4 +1,4 @@
-"""The interpreter dressed as an H100 (worker/grading/interpreter.py).
+"""The interpreter dressed as an H100 (judge/sandbox/interpreter.py).
 
 ``install()`` changes process-wide state and needs ``TRITON_INTERPRET=1`` before Triton is
 imported, so the kernels run in one child process (``SCENARIOS``, written to a file: Triton reads
@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from worker.grading import grader, problems
-from worker.grading.results import MAX_WARNING_CHARS, MAX_WARNINGS, GradeResult
-from worker.grading.verdicts import Verdict
+from judge import grader
+from judge.problem import loader
+from judge.results import MAX_WARNING_CHARS, MAX_WARNINGS, GradeResult
+from judge.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -27,7 +28,7 @@ SCENARIOS = r"""
 import json, sys, traceback
 import torch
 
-from worker.grading import interpreter
+from judge.sandbox import interpreter
 
 interpreter.install()
 import triton
@@ -477,7 +478,7 @@ def test_no_compiler_here_is_a_warning_not_a_verdict(report: dict[str, Any]) -> 
 @pytest.mark.timeout(900)
 def test_grading_the_autotuned_matmul_on_the_cpu() -> None:
     source = (ROOT / "problems/matmul/solutions/accepted/triton_autotuned.py").read_text()
-    res = grader.grade(problems.resolve("matmul"), source, "triton", device="cpu", mode="run")
+    res = grader.grade(loader.resolve("matmul"), source, "triton", device="cpu", mode="run")
     assert res.verdict == Verdict.ACCEPTED, res.message
     assert res.warnings == []
 
@@ -485,7 +486,7 @@ def test_grading_the_autotuned_matmul_on_the_cpu() -> None:
 @pytest.mark.timeout(900)
 def test_grading_a_softmax_over_the_shared_memory_on_the_cpu() -> None:
     path = ROOT / "problems/softmax/solutions/rejected/runtime_error_shared_memory.py"
-    res = grader.grade(problems.resolve("softmax"), path.read_text(), "triton", device="cpu")
+    res = grader.grade(loader.resolve("softmax"), path.read_text(), "triton", device="cpu")
     assert res.verdict == Verdict.RUNTIME_ERROR
     assert "needs 786464 bytes of shared memory per block, the GPU has 232448" in res.message
     # The narrower cases ran and passed; the grading stopped at the first 65536-wide launch.

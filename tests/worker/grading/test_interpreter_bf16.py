@@ -1,4 +1,4 @@
-"""bf16 under the CPU interpreter as on the GPU (worker/grading/interpreter_bf16.py): ``tl.dot``
+"""bf16 under the CPU interpreter as on the GPU (judge/sandbox/interpreter_bf16.py): ``tl.dot``
 multiplies values, float32 -> bf16 casts round to nearest even.
 
 The kernel runs in a child process: ``TRITON_INTERPRET=1`` must be set before Triton is imported,
@@ -17,14 +17,14 @@ import numpy as np
 import torch
 import triton.language as tl
 
-from worker.grading import interpreter_bf16
+from judge.sandbox import interpreter_bf16
 
 ROOT = Path(__file__).resolve().parents[3]
 
 KERNEL = r"""
 import json, sys
 import torch
-from worker.grading import interpreter
+from judge.sandbox import interpreter
 
 interpreter.install()
 import triton
@@ -107,7 +107,7 @@ def test_rounding_to_bf16_is_nearest_even_with_nan_kept() -> None:
 ARITH = r"""
 import json
 import torch
-from worker.grading import interpreter
+from judge.sandbox import interpreter
 
 interpreter.install()
 import triton

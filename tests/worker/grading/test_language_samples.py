@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import languages, problems
-from worker.grading.languages.python import PythonLanguage
-from worker.grading.schema import Problem
+from judge import languages
+from judge.languages.python import PythonLanguage
+from judge.problem import loader
+from judge.problem.schema import Problem
 
 REPO = Path(__file__).resolve().parents[3]
-ALL = sorted(problems.load_all(REPO / "problems").problems, key=lambda p: p.slug)
+ALL = sorted(loader.load_all(REPO / "problems").problems, key=lambda p: p.slug)
 
 
 def _fits(language: str, problem: Problem) -> bool:

@@ -1,4 +1,4 @@
-"""The language registry (worker/grading/languages/): what it lists, and starters written from a
+"""The language registry (judge/languages/): what it lists, and starters written from a
 problem's signature when the folder has no hand-written one."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from judge import languages
+from judge.languages import policy
+from judge.problem.schema import load_problem
 from tests.conftest import FIXTURE_PROBLEMS
-from worker.grading import languages, policy
-from worker.grading.schema import load_problem
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -67,7 +68,7 @@ def test_what_each_language_declares() -> None:
 
 def test_each_languages_runner_variables() -> None:
     """Set in every runner (runners start before the language is known): each language's own."""
-    from worker.grading.runner_client import runner_env
+    from judge.sandbox.runner_client import runner_env
 
     cpu, gpu = runner_env("cpu"), runner_env("cuda")
     assert cpu["TRITON_INTERPRET"] == "1" and cpu["NUMBA_ENABLE_CUDASIM"] == "1"
@@ -78,7 +79,7 @@ def test_each_languages_runner_variables() -> None:
 
 def test_every_language_has_both_sides_of_the_judge() -> None:
     """What the judge calls (prepare in the referee, load in the runner) is each language's own."""
-    from worker.grading.languages.base import Language
+    from judge.languages.base import Language
 
     for lang in languages.all():
         assert type(lang).prepare is not Language.prepare, lang

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import messages
+from judge.sandbox import messages
 
 GRADING = Path(__file__).resolve().parents[3] / "worker" / "grading"
 RUNNER = GRADING / "runner.py"
@@ -229,7 +229,7 @@ def test_a_message_goes_through_the_pipe_with_its_fields(msg: dict[str, typing.A
 
 def test_the_contract_imports_nothing_heavy() -> None:
     code = (
-        "import sys; import worker.grading.messages; "
+        "import sys; import judge.sandbox.messages; "
         "print(sorted({'torch', 'triton', 'numpy'} & set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

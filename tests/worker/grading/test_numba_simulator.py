@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from worker.grading.languages import numba as numba_language
+from judge.languages import numba as numba_language
 
 
 def _allocate_from_many_threads(array: Any, monkeypatch: pytest.MonkeyPatch) -> int:

@@ -1,4 +1,4 @@
-"""JAX Pallas (worker/grading/languages/pallas.py): only Pallas kernels compute. The rule on the
+"""JAX Pallas (judge/languages/pallas.py): only Pallas kernels compute. The rule on the
 source (refused before any process starts), the rule on the traced program (what the runner
 checks before JAX compiles), starters, and gradings of the toy problem under the interpreter."""
 
@@ -12,12 +12,12 @@ from typing import Any
 
 import pytest
 
+from judge import languages
+from judge.grader import grade
+from judge.languages import pallas_rules, policy
+from judge.problem import loader as problem_folders
+from judge.problem.schema import load_problem
 from tests.conftest import FIXTURE_PROBLEMS
-from worker.grading import languages, policy
-from worker.grading import problems as problem_folders
-from worker.grading.grader import grade
-from worker.grading.languages import pallas_rules
-from worker.grading.schema import load_problem
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -167,8 +167,8 @@ def test_what_the_runner_refuses(tail: str, verdict: str, words: str) -> None:
 
 
 def test_solve_must_return_its_outputs() -> None:
-    from worker.grading.languages.pallas import _as_outputs
-    from worker.grading.languages.runtime import SubmissionError
+    from judge.languages.pallas import _as_outputs
+    from judge.languages.runtime import SubmissionError
 
     class Array:  # what _as_outputs looks at: a shape
         shape = (2,)

@@ -1,4 +1,4 @@
-"""Pallas' GPU lowering, checked on the CPU (worker/grading/languages/pallas_lowering.py): every
+"""Pallas' GPU lowering, checked on the CPU (judge/languages/pallas_lowering.py): every
 Pallas sample lowers through Triton at its problem's benchmark sizes; a kernel the interpreter
 runs but the lowering refuses fails the check, and on a CPU worker it is accepted with a warning.
 
@@ -13,10 +13,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from judge.grader import grade
+from judge.problem import loader
+from judge.problem.schema import load_problem
 from tests.conftest import FIXTURE_PROBLEMS
-from worker.grading import problems
-from worker.grading.grader import grade
-from worker.grading.schema import load_problem
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -63,9 +63,9 @@ def solve(x, f, y, h, w, r):
 
 CHECK_FILES = """import json, sys
 from pathlib import Path
-from worker.grading import problems
-from worker.grading.languages import pallas_lowering
-p = problems.resolve("conv2d", problems.REPO_PROBLEMS)
+from judge.problem import loader
+from judge.languages import pallas_lowering
+p = loader.resolve("conv2d", loader.REPO_PROBLEMS)
 print(json.dumps({f: pallas_lowering.check_sample(Path(f), p, p.benchmarks) for f in sys.argv[1:]}))
 """
 
@@ -79,10 +79,10 @@ def _child(*args: str) -> dict[str, Any]:
 
 
 def test_every_pallas_sample_lowers_for_the_gpu() -> None:
-    report = _child("-m", "worker.grading.languages.pallas_lowering")
+    report = _child("-m", "judge.languages.pallas_lowering")
     samples = {
         f"{p.slug}/{s.path.parent.name}/{s.path.name}"
-        for p in problems.load_all(problems.REPO_PROBLEMS).problems
+        for p in loader.load_all(loader.REPO_PROBLEMS).problems
         for s in p.samples
         if s.language == "pallas"
     }

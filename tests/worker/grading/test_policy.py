@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import grader, policy, problems
-from worker.grading.languages.imports import check_imports
-from worker.grading.languages.python import PythonLanguage
-from worker.grading.verdicts import Verdict
+from judge import grader
+from judge.languages import policy
+from judge.languages.imports import check_imports
+from judge.languages.python import PythonLanguage
+from judge.problem import loader
+from judge.verdicts import Verdict
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -236,7 +238,7 @@ def _samples() -> list[Path]:
 def test_every_sample_and_starter_passes(path: Path) -> None:
     """Under the rule its language applies: the framework track (PyTorch) has no library rule,
     so its torch.compile samples pass."""
-    from worker.grading import languages
+    from judge import languages
 
     source = path.read_text()
     lang = languages.infer(path.name, source)
@@ -332,7 +334,7 @@ REFUSED = [
     ("import pickle", 1, "pickle"),
     ("import marshal", 1, "marshal"),
     ("import builtins", 1, "builtins"),
-    ("from worker.grading import rules", 1, "worker.grading.rules"),
+    ("from judge import rules", 1, "judge.sandbox.rules"),
     ("import __main__", 1, "__main__"),
     ("from os import *", 1, "from os import *"),
     # sys
@@ -444,7 +446,7 @@ PATCH_LINE = next(
 
 def test_the_referee_rejects_a_patched_timer_before_running_it() -> None:
     res = grader.grade(
-        problems.resolve("vector-add"), PATCHED_TIMER, "triton", device="cpu", mode="run"
+        loader.resolve("vector-add"), PATCHED_TIMER, "triton", device="cpu", mode="run"
     )
     assert res.verdict == Verdict.REJECTED
     assert res.message.startswith(

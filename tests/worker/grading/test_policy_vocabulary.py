@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from judge.languages import policy
 from tests import fake_language
-from worker.grading import policy
 
 DTYPE = "import torch\nimport fakelib\n\ndef solve(x):\n    return torch.zeros(3, dtype=fakelib.float32)\n"
 HOST = "import fakelib\n\ndef solve(x):\n    y = fakelib.asarray(x)\n    return y.to_host()\n"

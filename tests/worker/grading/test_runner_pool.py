@@ -11,9 +11,10 @@ from typing import cast
 
 import pytest
 
-from worker.grading import grader, problems
-from worker.grading.runner_client import RunnerClient, RunnerPool, RunnerTimeout
-from worker.grading.verdicts import Verdict
+from judge import grader
+from judge.problem import loader
+from judge.sandbox.runner_client import RunnerClient, RunnerPool, RunnerTimeout
+from judge.verdicts import Verdict
 
 START_S = 180.0
 
@@ -52,7 +53,7 @@ def test_a_pooled_grading_leaves_a_spare_and_no_process_of_the_used_runner() -> 
     try:
         pool.settle(START_S)
         used = pool._ready[0]
-        p = problems.resolve("vector-add")
+        p = loader.resolve("vector-add")
         sample = next(s for s in p.samples if s.path.name == "triton_simple.py")
         res = grader.grade(
             p, sample.path.read_text(), "triton", device="cpu", mode="run", pool=pool

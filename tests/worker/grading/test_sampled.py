@@ -9,14 +9,15 @@ from types import SimpleNamespace
 import pytest
 import torch
 
-from worker.grading import problems, sampled
-from worker.grading.schema import ProblemError
+from judge.problem import loader
+from judge.problem.schema import ProblemError
+from judge.timing import sampled
 
 
 @pytest.fixture(scope="module")
 def fa() -> tuple[object, object]:
-    p = problems.resolve("flash-attention")
-    return p, problems.load_reference(p)
+    p = loader.resolve("flash-attention")
+    return p, loader.load_reference(p)
 
 
 @pytest.mark.parametrize("shape", [(1, 1, 1, 16), (2, 3, 77, 32), (1, 2, 130, 64)])
@@ -26,7 +27,7 @@ def test_flash_attention_sample_agrees_with_the_full_reference(
     p, ref = fa
     params = dict(zip("bhsd", shape, strict=True))
     gen = torch.Generator().manual_seed(7)
-    inputs = problems.call_generate(ref, p, params, "random", gen, torch.device("cpu"))
+    inputs = loader.call_generate(ref, p, params, "random", gen, torch.device("cpu"))
     full = ref.reference(inputs, params)["o"].reshape(-1).double()
     s = sampled.make(ref, p, inputs, params, gen)["o"]
     assert s.idx.numel() == 32 * params["d"]
@@ -44,7 +45,7 @@ def test_an_unwritten_element_anywhere_fails(fa: tuple[object, object]) -> None:
     p, ref = fa
     params = {"b": 1, "h": 2, "s": 64, "d": 16}
     gen = torch.Generator().manual_seed(3)
-    inputs = problems.call_generate(ref, p, params, "random", gen, torch.device("cpu"))
+    inputs = loader.call_generate(ref, p, params, "random", gen, torch.device("cpu"))
     got = ref.reference(inputs, params)["o"].clone()
     s = sampled.make(ref, p, inputs, params, gen)["o"]
     unsampled = next(i for i in range(got.numel()) if i not in set(s.idx.tolist()))
@@ -78,7 +79,7 @@ def test_probe_positions_are_among_the_sampled_ones(fa: tuple[object, object]) -
     p, ref = fa
     params = {"b": 1, "h": 1, "s": 40, "d": 16}
     gen = torch.Generator().manual_seed(5)
-    inputs = problems.call_generate(ref, p, params, "random", gen, torch.device("cpu"))
+    inputs = loader.call_generate(ref, p, params, "random", gen, torch.device("cpu"))
     s = sampled.make(ref, p, inputs, params, gen)["o"]
     idx, finite = sampled.probe_positions(torch.zeros(40 * 16), s, 64)
     assert set(idx.tolist()) <= set(s.idx.tolist()) and bool(finite.all())

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import sandbox
+from judge.sandbox import bubblewrap
 
 ZERO = "0000000000000000"
 PROBE = (
@@ -29,12 +29,12 @@ PROBE = (
 def _can_sandbox_as_root() -> str | None:
     if os.geteuid() != 0:
         return "needs a worker running as root"
-    if sandbox.mode() == "off":
+    if bubblewrap.mode() == "off":
         return "the sandbox is off"
     try:
-        sandbox.bwrap_path()
-        sandbox.setpriv_path()
-    except sandbox.SandboxUnavailable as e:
+        bubblewrap.bwrap_path()
+        bubblewrap.setpriv_path()
+    except bubblewrap.SandboxUnavailable as e:
         return str(e)
     return None
 
@@ -56,14 +56,14 @@ def _status(output: str) -> dict[str, str]:
 
 
 def _probe(workdir: Path) -> tuple[dict[str, str], str]:
-    code, out, timed_out = sandbox.run(["/bin/sh", "-c", PROBE], sandbox.Policy(workdir), 60)
+    code, out, timed_out = bubblewrap.run(["/bin/sh", "-c", PROBE], bubblewrap.Policy(workdir), 60)
     assert code == 0 and not timed_out, out
     return _status(out), out
 
 
 @as_root
 def test_a_root_worker_runs_sandboxed_code_as_an_unprivileged_host_user(tmp_path: Path) -> None:
-    uid, gid = sandbox.sandbox_ids()
+    uid, gid = bubblewrap.sandbox_ids()
     workdir = _workdir(tmp_path)
     status, out = _probe(workdir)
     # seen from the host, not through a user namespace's mapping
@@ -83,8 +83,8 @@ def test_the_sandbox_uid_and_gid_are_configurable(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # a dedicated id, in no /etc/passwd
-    monkeypatch.setenv(sandbox.SANDBOX_UID_ENV, "64123")
-    monkeypatch.setenv(sandbox.SANDBOX_GID_ENV, "64124")
+    monkeypatch.setenv(bubblewrap.SANDBOX_UID_ENV, "64123")
+    monkeypatch.setenv(bubblewrap.SANDBOX_GID_ENV, "64124")
     workdir = _workdir(tmp_path)
     status, out = _probe(workdir)
     made = (workdir / "made").stat()
@@ -101,10 +101,10 @@ def test_a_read_only_bind_below_a_private_folder_is_reachable(tmp_path: Path) ->
     shared.mkdir(parents=True)
     private.chmod(0o700)
     (shared / "launcher.so").write_text("compiled by the worker")
-    policy = sandbox.Policy(_workdir(tmp_path), read_only=(str(shared),))
-    code, out, _ = sandbox.run(["/bin/cat", str(shared / "launcher.so")], policy, 60)
+    policy = bubblewrap.Policy(_workdir(tmp_path), read_only=(str(shared),))
+    code, out, _ = bubblewrap.run(["/bin/cat", str(shared / "launcher.so")], policy, 60)
     assert code == 0 and out == "compiled by the worker", out
-    code, out, _ = sandbox.run(["/bin/sh", "-c", f"echo x > {shared}/planted"], policy, 60)
+    code, out, _ = bubblewrap.run(["/bin/sh", "-c", f"echo x > {shared}/planted"], policy, 60)
     assert code != 0 and not (shared / "planted").exists()
 
 
@@ -116,8 +116,8 @@ def test_the_sandbox_dies_with_a_root_worker(tmp_path: Path) -> None:
     helper = f"""
 import sys, time
 from pathlib import Path
-from worker.grading import sandbox
-p = sandbox.Process(["/bin/sh", "-c", "sleep 300 & sleep 300 & wait"], sandbox.Policy(Path({str(workdir)!r})))
+from judge.sandbox import bubblewrap
+p = bubblewrap.Process(["/bin/sh", "-c", "sleep 300 & sleep 300 & wait"], bubblewrap.Policy(Path({str(workdir)!r})))
 for _ in range(200):
     tree = p.tree()
     if len(tree) >= 5:  # bwrap, bwrap's PID 1, sh, two sleeps
@@ -128,7 +128,7 @@ time.sleep(300)
 """
     worker = subprocess.Popen(
         [sys.executable, "-c", helper],
-        cwd=str(sandbox.REPO_ROOT),
+        cwd=str(bubblewrap.REPO_ROOT),
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -136,7 +136,7 @@ time.sleep(300)
         assert worker.stdout is not None
         pids = [int(p) for p in worker.stdout.readline().split()]
         assert len(pids) >= 5
-        uid, _ = sandbox.sandbox_ids()
+        uid, _ = bubblewrap.sandbox_ids()
         assert any(os.stat(f"/proc/{p}").st_uid == uid for p in pids)
     finally:
         worker.send_signal(signal.SIGKILL)
@@ -158,7 +158,9 @@ def _alive(pid: int) -> bool:
 
 @as_root
 def test_freeze_thaw_and_kill_reach_the_dropped_processes(tmp_path: Path) -> None:
-    p = sandbox.Process(["/bin/sh", "-c", "sleep 300 & wait"], sandbox.Policy(_workdir(tmp_path)))
+    p = bubblewrap.Process(
+        ["/bin/sh", "-c", "sleep 300 & wait"], bubblewrap.Policy(_workdir(tmp_path))
+    )
     try:
         for _ in range(200):
             if len(tree := p.tree()) >= 4:
@@ -185,19 +187,19 @@ def _state(pid: int) -> str:
 
 @pytest.fixture
 def bwrap_anywhere(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
-    monkeypatch.setattr(sandbox, "mode", lambda: "bwrap")
-    monkeypatch.setattr(sandbox, "bwrap_path", lambda: "/usr/bin/bwrap")
-    monkeypatch.setattr(sandbox, "setpriv_path", lambda: "/usr/bin/setpriv")
-    monkeypatch.setattr(sandbox, "_has_sys_admin", lambda: True)
-    monkeypatch.delenv(sandbox.SANDBOX_UID_ENV, raising=False)
-    monkeypatch.delenv(sandbox.SANDBOX_GID_ENV, raising=False)
+    monkeypatch.setattr(bubblewrap, "mode", lambda: "bwrap")
+    monkeypatch.setattr(bubblewrap, "bwrap_path", lambda: "/usr/bin/bwrap")
+    monkeypatch.setattr(bubblewrap, "setpriv_path", lambda: "/usr/bin/setpriv")
+    monkeypatch.setattr(bubblewrap, "_has_sys_admin", lambda: True)
+    monkeypatch.delenv(bubblewrap.SANDBOX_UID_ENV, raising=False)
+    monkeypatch.delenv(bubblewrap.SANDBOX_GID_ENV, raising=False)
     return monkeypatch
 
 
 def test_a_worker_that_is_not_root_keeps_its_user_namespace(
     bwrap_anywhere: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    argv = sandbox.command(["python3"], sandbox.Policy(tmp_path), euid=1000)
+    argv = bubblewrap.command(["python3"], bubblewrap.Policy(tmp_path), euid=1000)
     assert argv[1:7] == ["--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534"]
     assert "--cap-add" not in argv and "/usr/bin/setpriv" not in argv
     assert argv[argv.index("--") + 1 :] == ["python3"]
@@ -206,9 +208,9 @@ def test_a_worker_that_is_not_root_keeps_its_user_namespace(
 def test_a_root_worker_gets_no_user_namespace_and_a_uid_drop(
     bwrap_anywhere: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    bwrap_anywhere.setenv(sandbox.SANDBOX_UID_ENV, "7001")
-    bwrap_anywhere.setenv(sandbox.SANDBOX_GID_ENV, "7002")
-    argv = sandbox.command(["python3"], sandbox.Policy(tmp_path), euid=0)
+    bwrap_anywhere.setenv(bubblewrap.SANDBOX_UID_ENV, "7001")
+    bwrap_anywhere.setenv(bubblewrap.SANDBOX_GID_ENV, "7002")
+    argv = bubblewrap.command(["python3"], bubblewrap.Policy(tmp_path), euid=0)
     head = argv[: argv.index("--")]
     assert "--unshare-user" not in head and "--unshare-all" not in head and "--uid" not in head
     for ns in ("--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts"):
@@ -235,10 +237,10 @@ def test_root_without_cap_sys_admin_drops_before_bwrap(
 ) -> None:
     """In a container with Docker's default capabilities bwrap needs its user namespace: the
     worker drops to the sandbox uid first (Process), and the command is a non-root worker's."""
-    bwrap_anywhere.setattr(sandbox, "_has_sys_admin", lambda: False)
-    assert sandbox.identity(0) == "drop" and sandbox.identity(1000) == "userns"
-    policy = sandbox.Policy(tmp_path)
-    assert sandbox.command(["python3"], policy, euid=0) == sandbox.command(
+    bwrap_anywhere.setattr(bubblewrap, "_has_sys_admin", lambda: False)
+    assert bubblewrap.identity(0) == "drop" and bubblewrap.identity(1000) == "userns"
+    policy = bubblewrap.Policy(tmp_path)
+    assert bubblewrap.command(["python3"], policy, euid=0) == bubblewrap.command(
         ["python3"], policy, euid=1000
     )
 
@@ -256,9 +258,9 @@ def tmp_workdir() -> Iterator[Path]:
 def test_root_without_cap_sys_admin_runs_the_sandbox_as_the_sandbox_user(
     monkeypatch: pytest.MonkeyPatch, tmp_workdir: Path
 ) -> None:
-    monkeypatch.setattr(sandbox, "_has_sys_admin", lambda: False)
-    monkeypatch.setattr(sandbox, "_python_roots", lambda: [])  # this host's lives under /root
-    uid, gid = sandbox.sandbox_ids()
+    monkeypatch.setattr(bubblewrap, "_has_sys_admin", lambda: False)
+    monkeypatch.setattr(bubblewrap, "_python_roots", lambda: [])  # this host's lives under /root
+    uid, gid = bubblewrap.sandbox_ids()
     status, out = _probe(tmp_workdir)
     made = (tmp_workdir / "made").stat()
     assert (made.st_uid, made.st_gid) == (uid, gid)
@@ -270,52 +272,52 @@ def test_root_without_cap_sys_admin_runs_the_sandbox_as_the_sandbox_user(
 def test_root_without_cap_sys_admin_names_a_folder_it_cannot_reach(
     monkeypatch: pytest.MonkeyPatch, tmp_workdir: Path, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv(sandbox.SANDBOX_UID_ENV, raising=False)
-    monkeypatch.delenv(sandbox.SANDBOX_GID_ENV, raising=False)
-    monkeypatch.setattr(sandbox, "_umask", lambda: 0o022)
-    monkeypatch.setattr(sandbox, "_python_roots", lambda: [])
-    monkeypatch.setattr(sandbox, "bwrap_path", lambda: "/bin/sh")
+    monkeypatch.delenv(bubblewrap.SANDBOX_UID_ENV, raising=False)
+    monkeypatch.delenv(bubblewrap.SANDBOX_GID_ENV, raising=False)
+    monkeypatch.setattr(bubblewrap, "_umask", lambda: 0o022)
+    monkeypatch.setattr(bubblewrap, "_python_roots", lambda: [])
+    monkeypatch.setattr(bubblewrap, "bwrap_path", lambda: "/bin/sh")
     private = tmp_path / "private"
     cache = private / "triton"
     cache.mkdir(parents=True)
     private.chmod(0o700)
-    policy = sandbox.Policy(tmp_workdir, read_only=(str(cache),))
-    sandbox.check_root_access(policy)  # bwrap started as root reaches it, and binds it
-    with pytest.raises(sandbox.SandboxUnavailable, match=r"private.*CAP_SYS_ADMIN"):
-        sandbox.check_root_access(policy, before_bwrap=True)
+    policy = bubblewrap.Policy(tmp_workdir, read_only=(str(cache),))
+    bubblewrap.check_root_access(policy)  # bwrap started as root reaches it, and binds it
+    with pytest.raises(bubblewrap.SandboxUnavailable, match=r"private.*CAP_SYS_ADMIN"):
+        bubblewrap.check_root_access(policy, before_bwrap=True)
 
 
 @pytest.mark.parametrize("value", ["0", "-5", "nobody", "4294967295"])
 def test_the_sandbox_never_runs_as_root_or_a_bad_id(
     bwrap_anywhere: pytest.MonkeyPatch, tmp_path: Path, value: str
 ) -> None:
-    bwrap_anywhere.setenv(sandbox.SANDBOX_UID_ENV, value)
-    with pytest.raises(sandbox.SandboxUnavailable):
-        sandbox.command(["python3"], sandbox.Policy(tmp_path), euid=0)
+    bwrap_anywhere.setenv(bubblewrap.SANDBOX_UID_ENV, value)
+    with pytest.raises(bubblewrap.SandboxUnavailable):
+        bubblewrap.command(["python3"], bubblewrap.Policy(tmp_path), euid=0)
 
 
 def test_a_gpu_node_closed_to_the_sandbox_uid_is_a_clear_error(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.delenv(sandbox.SANDBOX_UID_ENV, raising=False)
-    monkeypatch.delenv(sandbox.SANDBOX_GID_ENV, raising=False)
-    monkeypatch.setattr(sandbox, "_umask", lambda: 0o022)
+    monkeypatch.delenv(bubblewrap.SANDBOX_UID_ENV, raising=False)
+    monkeypatch.delenv(bubblewrap.SANDBOX_GID_ENV, raising=False)
+    monkeypatch.setattr(bubblewrap, "_umask", lambda: 0o022)
     dev = tmp_path / "dev"
     dev.mkdir()
     for name in ("nvidia0", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools"):
         (dev / name).touch()
         (dev / name).chmod(0o666)
     (dev / "nvidia-uvm-tools").chmod(0o600)  # not needed by CUDA: no error
-    monkeypatch.setattr(sandbox, "_gpu_nodes", lambda *a: sorted(str(p) for p in dev.iterdir()))
-    policy = sandbox.Policy(_workdir(tmp_path), gpu=True)
-    sandbox.check_root_access(policy)
+    monkeypatch.setattr(bubblewrap, "_gpu_nodes", lambda *a: sorted(str(p) for p in dev.iterdir()))
+    policy = bubblewrap.Policy(_workdir(tmp_path), gpu=True)
+    bubblewrap.check_root_access(policy)
     (dev / "nvidia0").chmod(0o660)
-    with pytest.raises(sandbox.SandboxUnavailable, match=r"nvidia0.*0660"):
-        sandbox.check_root_access(policy)
+    with pytest.raises(bubblewrap.SandboxUnavailable, match=r"nvidia0.*0660"):
+        bubblewrap.check_root_access(policy)
     (dev / "nvidia0").chmod(0o666)
     policy.workdir.chmod(0o700)
-    with pytest.raises(sandbox.SandboxUnavailable, match="work folder"):
-        sandbox.check_root_access(policy)
+    with pytest.raises(bubblewrap.SandboxUnavailable, match="work folder"):
+        bubblewrap.check_root_access(policy)
 
 
 @as_root
@@ -324,21 +326,23 @@ def test_kill_holds_the_sandboxs_pid_namespace_until_its_sweep_is_over(
 ) -> None:
     """A PID namespace's inode number is reused once the namespace is freed: the sweep for its
     members must hold it open, or it could kill a newer sandbox that got the same number."""
-    p = sandbox.Process(["/bin/sh", "-c", "sleep 300 & wait"], sandbox.Policy(_workdir(tmp_path)))
+    p = bubblewrap.Process(
+        ["/bin/sh", "-c", "sleep 300 & wait"], bubblewrap.Policy(_workdir(tmp_path))
+    )
     held: list[str] = []
-    real = sandbox.Process._kill
+    real = bubblewrap.Process._kill
 
-    def spy(self: sandbox.Process, pids: list[int], ns: str | None) -> None:
+    def spy(self: bubblewrap.Process, pids: list[int], ns: str | None) -> None:
         real(self, pids, ns)
         # every member is dead now; the namespace itself is still held by the referee
         held.extend(os.readlink(f"/proc/self/fd/{fd}") for fd in _open_fds())
 
-    monkeypatch.setattr(sandbox.Process, "_kill", spy)
+    monkeypatch.setattr(bubblewrap.Process, "_kill", spy)
     for _ in range(200):
         if len(p.tree()) >= 3:
             break
         time.sleep(0.05)
-    ns = next(n for x in p.tree() if (n := sandbox._pidns(x)) != sandbox._pidns(os.getpid()))
+    ns = next(n for x in p.tree() if (n := bubblewrap._pidns(x)) != bubblewrap._pidns(os.getpid()))
     p.kill()
     assert ns in held
     assert ns not in [os.readlink(f"/proc/self/fd/{fd}") for fd in _open_fds()]  # released

@@ -4,7 +4,7 @@ import subprocess
 import sys
 import time
 
-from worker.grading import sandbox
+from judge.sandbox import bubblewrap
 
 SCRIPT = """
 import os, subprocess, sys, threading, time
@@ -23,12 +23,12 @@ def test_children_files_find_what_a_full_scan_finds() -> None:
     try:
         assert p.stdout is not None and p.stdout.readline().strip() == "ready"
         time.sleep(0.2)
-        scan = sorted(sandbox._children_map().get(p.pid, []))
+        scan = sorted(bubblewrap._children_map().get(p.pid, []))
         assert len(scan) == 3
-        if sandbox._HAS_CHILDREN_FILES:
-            assert sorted(sandbox._children(p.pid)) == scan
+        if bubblewrap._HAS_CHILDREN_FILES:
+            assert sorted(bubblewrap._children(p.pid)) == scan
     finally:
-        for k in sandbox._children_map().get(p.pid, []):
+        for k in bubblewrap._children_map().get(p.pid, []):
             subprocess.run(["kill", "-9", str(k)], check=False)
         p.kill()
         p.wait()
@@ -39,14 +39,14 @@ def test_a_zombie_is_not_running() -> None:
     only waits for its parent (for the sandbox's init, the host's init: seconds) to collect it."""
     p = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
     try:
-        assert sandbox._running(p.pid)
+        assert bubblewrap._running(p.pid)
         p.kill()
         deadline = time.monotonic() + 10
-        while sandbox._running(p.pid) and time.monotonic() < deadline:
+        while bubblewrap._running(p.pid) and time.monotonic() < deadline:
             time.sleep(0.01)
         with open(f"/proc/{p.pid}/stat") as f:  # not collected yet: a zombie
             assert f.read().rsplit(")", 1)[1].split()[0] == "Z"
-        assert not sandbox._running(p.pid)
+        assert not bubblewrap._running(p.pid)
     finally:
         p.wait()
-    assert not sandbox._running(p.pid)
+    assert not bubblewrap._running(p.pid)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import problems
-from worker.grading.schema import ProblemError, load_problem
-from worker.grading.verdicts import Verdict
+from judge.problem import loader
+from judge.problem.schema import ProblemError, load_problem
+from judge.verdicts import Verdict
 
 CORE = ["vector-add", "reduction", "softmax", "matmul", "flash-attention"]
 SIGNATURES = {
@@ -35,7 +35,7 @@ SIGNATURES = {
 
 
 def test_core_problems_load_with_contract_signatures() -> None:
-    report = problems.load_all(problems.REPO_PROBLEMS)
+    report = loader.load_all(loader.REPO_PROBLEMS)
     assert report.errors == []
     by_slug = {p.slug: p for p in report.problems}
     for slug in CORE:
@@ -54,13 +54,13 @@ def test_core_problems_load_with_contract_signatures() -> None:
                 slug,
                 verdict_set,
             )
-        problems.load_reference(p)
+        loader.load_reference(p)
 
 
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     dst = tmp_path / "vector-add"
-    shutil.copytree(problems.REPO_PROBLEMS / "vector-add", dst)
+    shutil.copytree(loader.REPO_PROBLEMS / "vector-add", dst)
     return dst
 
 
@@ -141,7 +141,7 @@ def test_broken_folder_does_not_hide_the_others(folder: Path) -> None:
     good = folder.parent / "vector-add-copy"
     shutil.copytree(folder, good)
     _edit(folder, 'difficulty = "easy"', 'difficulty = "trivial"')
-    report = problems.load_all(folder.parent)
+    report = loader.load_all(folder.parent)
     assert [p.slug for p in report.problems] == ["vector-add-copy"]
     assert len(report.errors) == 1 and report.errors[0].field == "difficulty"
 
@@ -149,12 +149,12 @@ def test_broken_folder_does_not_hide_the_others(folder: Path) -> None:
 def test_reference_must_define_generate(folder: Path) -> None:
     (folder / "reference.py").write_text("def reference(inputs, params):\n    return {}\n")
     with pytest.raises(ProblemError, match=r"reference\.py: generate: must define"):
-        problems.load_reference(load_problem(folder))
+        loader.load_reference(load_problem(folder))
 
 
 def test_resolve_unknown_slug_lists_known() -> None:
     with pytest.raises(ProblemError, match=r"no such problem.*vector-add"):
-        problems.resolve("vector-addd", problems.REPO_PROBLEMS)
+        loader.resolve("vector-addd", loader.REPO_PROBLEMS)
 
 
 def test_rejected_sample_may_declare_its_message(folder: Path) -> None:
@@ -195,7 +195,7 @@ def test_empty_expected_message_is_an_error(folder: Path) -> None:
 
 
 def test_core_problems_have_guard_band_samples_with_messages() -> None:
-    by_slug = {p.slug: p for p in problems.load_all(problems.REPO_PROBLEMS).problems}
+    by_slug = {p.slug: p for p in loader.load_all(loader.REPO_PROBLEMS).problems}
     for slug in CORE:
         samples = {s.path.name: s for s in by_slug[slug].samples}
         for name in ("wrong_answer_no_mask.py", "wrong_answer_no_bounds_check.cu"):
@@ -312,13 +312,13 @@ def test_prerequisites_must_exist_and_not_form_a_cycle(folder: Path) -> None:
     shutil.copytree(folder, other)
     _edit(folder, "order = 1\n", 'order = 1\nprerequisites = ["vector-sub"]\n')
     _edit(other, "order = 1\n", 'order = 1\nprerequisites = ["vector-mul"]\n')
-    report = problems.load_all(folder.parent)
+    report = loader.load_all(folder.parent)
     assert [p.slug for p in report.problems] == ["vector-add"]
     assert [(e.field, "vector-mul" in str(e)) for e in report.errors] == [
         ("prerequisites[0]", True)
     ]
     _edit(other, 'prerequisites = ["vector-mul"]', 'prerequisites = ["vector-add"]')
-    report = problems.load_all(folder.parent)
+    report = loader.load_all(folder.parent)
     assert report.problems == []
     assert {e.field for e in report.errors} == {"prerequisites"}
     assert "a cycle: vector-add -> vector-sub -> vector-add" in str(report.errors[0])

@@ -1,4 +1,4 @@
-"""Compiled kernels kept per source (worker/grading/sourcecache.py): what the worker copies out of
+"""Compiled kernels kept per source (judge/build/sourcecache.py): what the worker copies out of
 a runner's Triton cache (untrusted files), where it puts it, and what a runner is told."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import sourcecache
+from judge.build import sourcecache
 
 ENTRY = "A" * 20 + "bcdef"  # a Triton cache key folder
 

@@ -10,17 +10,19 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import sandbox, spawner
+from judge.sandbox import bubblewrap, spawner
 
 
 def test_a_sandbox_started_by_a_short_lived_thread_survives_it(tmp_path: Path) -> None:
     workdir = tmp_path / "w"
     workdir.mkdir(mode=0o777)
     workdir.chmod(0o777)
-    started: list[sandbox.Process] = []
+    started: list[bubblewrap.Process] = []
 
     def start() -> None:
-        started.append(sandbox.Process(["/bin/sh", "-c", "sleep 300"], sandbox.Policy(workdir)))
+        started.append(
+            bubblewrap.Process(["/bin/sh", "-c", "sleep 300"], bubblewrap.Policy(workdir))
+        )
         time.sleep(0.5)  # long enough for bwrap to have armed PR_SET_PDEATHSIG
 
     t = threading.Thread(target=start)

@@ -2,14 +2,14 @@
 
 import pytest
 
-from worker.grading import timing
+from judge.timing import measure
 
 
 def test_honest_calls_keep_their_own_time() -> None:
     # the referee's floor read 3-5 us above an honest call's stream time (gate_timing.py)
     own = [0.1300, 0.1302, 0.1299, 0.3470, 2.2261]
     floors = [o + d for o, d in zip(own, (0.0038, 0.0047, 0.0027, 0.0043, 0.0043), strict=True)]
-    times, from_referee = timing.referee_floor(own, floors)
+    times, from_referee = measure.referee_floor(own, floors)
     assert times == own and from_referee == 0
 
 
@@ -17,29 +17,29 @@ def test_honest_calls_keep_their_own_time() -> None:
 @pytest.mark.parametrize("true_ms", [0.130, 0.347, 2.226])
 def test_a_scaled_timer_gains_at_most_the_tolerance(scale: float, true_ms: float) -> None:
     floor = true_ms + 0.0035  # what the referee measured (its overhead taken off)
-    times, from_referee = timing.referee_floor([scale * true_ms] * 5, [floor] * 5)
+    times, from_referee = measure.referee_floor([scale * true_ms] * 5, [floor] * 5)
     assert from_referee == 5
     assert min(times) >= true_ms - max(0.02 * true_ms, 0.005)
 
 
 def test_a_runner_reporting_more_than_the_floor_keeps_its_time() -> None:
-    times, from_referee = timing.referee_floor([0.5, 0.2], [0.3, 0.3])
-    assert times == [0.5, pytest.approx(0.3 - timing.FLOOR_TOL_MS)] and from_referee == 1
+    times, from_referee = measure.referee_floor([0.5, 0.2], [0.3, 0.3])
+    assert times == [0.5, pytest.approx(0.3 - measure.FLOOR_TOL_MS)] and from_referee == 1
 
 
 def test_stats_and_stop_rule() -> None:
-    st = timing.stats([1.0, 2.0, 3.0, 4.0, 100.0])
+    st = measure.stats([1.0, 2.0, 3.0, 4.0, 100.0])
     assert st.median == 3.0 and st.min == 1.0 and st.max == 100.0 and st.runs == 5
-    assert not timing.converged([1.0] * (timing.MIN_RUNS - 1))
-    assert timing.converged([1.0] * timing.MIN_RUNS)
-    assert not timing.converged([1.0, 2.0] * timing.MIN_RUNS)
+    assert not measure.converged([1.0] * (measure.MIN_RUNS - 1))
+    assert measure.converged([1.0] * measure.MIN_RUNS)
+    assert not measure.converged([1.0, 2.0] * measure.MIN_RUNS)
 
 
 def test_a_few_delayed_calls_do_not_stop_convergence() -> None:
     calls = [0.130 + 0.0001 * (i % 3) for i in range(20)]
     calls[3] = calls[11] = 0.9  # the host was descheduled twice
-    assert timing.converged(calls)
-    assert not timing.converged([0.130, 0.150, 0.170, 0.140] * 5)
+    assert measure.converged(calls)
+    assert not measure.converged([0.130, 0.150, 0.170, 0.140] * 5)
 
 
 @pytest.mark.parametrize(
@@ -55,9 +55,9 @@ def test_a_few_delayed_calls_do_not_stop_convergence() -> None:
 def test_the_referee_rejects_impossible_times_from_the_runner(
     msg: dict[str, object], message: str
 ) -> None:
-    from worker.grading.bench import ends
-    from worker.grading.grader import Stop
-    from worker.grading.verdicts import Verdict
+    from judge.grader import Stop
+    from judge.timing.bench import ends
+    from judge.verdicts import Verdict
 
     with pytest.raises(Stop, match=message) as e:
         ends(msg)
@@ -65,13 +65,13 @@ def test_the_referee_rejects_impossible_times_from_the_runner(
 
 
 def test_the_referee_takes_both_ends_of_an_honest_call() -> None:
-    from worker.grading.bench import ends
+    from judge.timing.bench import ends
 
     assert ends({"op": "done", "ms": 0.13, "ms_sync": 0.15}) == (0.13, 0.15)
 
 
 def test_the_clock_of_each_sm_is_read_from_its_own_two_stamps() -> None:
-    from worker.grading.hold import SLOTS, sm_ghz
+    from judge.timing.hold import SLOTS, sm_ghz
 
     gen = 7
     rows = [[0] * SLOTS for _ in range(6)]  # start: gen, ns, cycles; end: gen, ns, cycles
@@ -95,10 +95,10 @@ def test_every_compute_unit_is_timed_on_a_product_that_computes_a_times_b(unit: 
     # precision).
     import torch
 
-    from worker.grading import schema
+    from judge.problem import schema
 
     assert unit in schema.COMPUTE_UNITS
-    prods = timing.products(unit, 64, "cpu")
+    prods = measure.products(unit, 64, "cpu")
     assert len(prods) == (2 if unit == "fp8" else 1)
     for p in prods:
         got = p.run().double()
@@ -113,9 +113,9 @@ def test_every_compute_unit_is_timed_on_a_product_that_computes_a_times_b(unit: 
 
 
 def test_schema_accepts_exactly_the_units_timing_can_measure() -> None:
-    from worker.grading import schema
+    from judge.problem import schema
 
     for unit in schema.COMPUTE_UNITS:
-        assert timing.products(unit, 16, "cpu")
+        assert measure.products(unit, 16, "cpu")
     with pytest.raises(KeyError):
-        timing.products("fp4", 16, "cpu")
+        measure.products("fp4", 16, "cpu")

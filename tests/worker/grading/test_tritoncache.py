@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import sandbox, tritoncache
+from judge.build import tritoncache
+from judge.sandbox import bubblewrap
 
 
 def write_report(workdir: Path, lines: list[str]) -> None:
@@ -128,7 +129,7 @@ def test_runner_reads_the_shared_cache_and_writes_its_own(
 
 
 def test_shared_folder_is_read_only_in_the_sandbox(tmp_path: Path) -> None:
-    if sandbox.mode() == "off":
+    if bubblewrap.mode() == "off":
         pytest.fail("the sandbox is off: these tests need bwrap")
     shared = tmp_path / "shared"
     shared.mkdir()
@@ -140,8 +141,8 @@ def test_shared_folder_is_read_only_in_the_sandbox(tmp_path: Path) -> None:
         "import sys; p = sys.argv[1]; print(open(p).read())\n"
         "try:\n    open(p, 'w').write('planted')\nexcept OSError as e:\n    print('denied', e.errno)\n"
     )
-    policy = sandbox.Policy(workdir=work, read_only=(str(shared),))
-    proc = sandbox.Process(
+    policy = bubblewrap.Policy(workdir=work, read_only=(str(shared),))
+    proc = bubblewrap.Process(
         [sys.executable, "-c", script, str(shared / "launcher.so")],
         policy,
         stdout=subprocess.PIPE,

@@ -9,13 +9,14 @@ import time
 
 import pytest
 
-from worker.grading import problems, warmup
-from worker.grading.schema import Problem
-from worker.grading.verdicts import Verdict
+from judge import warmup
+from judge.problem import loader
+from judge.problem.schema import Problem
+from judge.verdicts import Verdict
 
 
 def test_every_problem_warms_with_its_accepted_editorial() -> None:
-    for p in problems.load_all().problems:
+    for p in loader.load_all().problems:
         path = warmup.editorial(p)
         assert path is not None, p.slug
         sample = next(s for s in p.samples if s.path == path)

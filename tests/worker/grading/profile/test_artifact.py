@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading.profile import artifact
+from judge.profile import artifact
 
 
 def test_plain_file_is_read_and_kept(tmp_path: Path) -> None:

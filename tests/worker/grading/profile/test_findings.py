@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from worker.grading.profile.findings import Findings
+from judge.profile.findings import Findings
 
 
 def test_untrusted_findings_are_checked_and_capped() -> None:

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from judge import grader
+from judge.problem import loader
+from judge.profile import tools
+from judge.results import GradeResult
+from judge.verdicts import Verdict
 from tests.conftest import ROOT
-from worker.grading import grader, problems
-from worker.grading.profile import tools
-from worker.grading.results import GradeResult
-from worker.grading.verdicts import Verdict
 
 pytestmark = pytest.mark.gpu
 SAMPLES = ROOT / "problems" / "vector-add" / "solutions"
@@ -21,7 +22,7 @@ def grade(rel: str, mode: str, tmp_path: Path) -> GradeResult:
     path = SAMPLES / rel
     lang = "cuda" if path.suffix == ".cu" else "triton"
     return grader.grade(
-        problems.resolve("vector-add"),
+        loader.resolve("vector-add"),
         path.read_text(),
         lang,
         device="cuda",

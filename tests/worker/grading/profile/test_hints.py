@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from judge.profile import hints, metrics, roofline
+from judge.profile.report import Hint, KernelProfile
 from tests.worker.grading.profile.conftest import recorded
-from worker.grading.profile import hints, metrics, roofline
-from worker.grading.profile.report import Hint, KernelProfile
 
 
 def derive(name: str) -> list[Hint]:

@@ -6,9 +6,9 @@ import csv
 
 import pytest
 
+from judge.profile import metrics
+from judge.profile.report import KernelProfile
 from tests.worker.grading.profile.conftest import recorded
-from worker.grading.profile import metrics
-from worker.grading.profile.report import KernelProfile
 
 
 def one(name: str) -> KernelProfile:

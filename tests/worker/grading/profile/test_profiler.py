@@ -9,13 +9,15 @@ from pathlib import Path
 
 import pytest
 
+from judge import grader
+from judge.problem import loader
+from judge.problem.schema import Problem
+from judge.profile import profiler, tools
+from judge.profile.report import ProfileReport
+from judge.timing import measure
+from judge.verdicts import Verdict
 from tests.conftest import FIXTURE_PROBLEMS
 from tests.worker.grading.profile.conftest import NCU, recorded
-from worker.grading import grader, problems, timing
-from worker.grading.profile import profiler, tools
-from worker.grading.profile.report import ProfileReport
-from worker.grading.schema import Problem
-from worker.grading.verdicts import Verdict
 
 # ncu's own words when the driver keeps the counters for administrators.
 DENIED = (
@@ -28,7 +30,7 @@ DENIED = (
 
 @pytest.fixture
 def toy() -> Problem:
-    return problems.resolve(str(FIXTURE_PROBLEMS / "toy-add"))
+    return loader.resolve(str(FIXTURE_PROBLEMS / "toy-add"))
 
 
 @pytest.fixture
@@ -62,7 +64,7 @@ def test_report_kept_and_read(
         return recorded("transpose_conflicts.raw.csv")
 
     monkeypatch.setattr(profiler, "import_csv", page)
-    monkeypatch.setattr(timing, "ceiling", lambda unit: 3.0e12 if unit == "copy" else 50e12)
+    monkeypatch.setattr(measure, "ceiling", lambda unit: 3.0e12 if unit == "copy" else 50e12)
     r = collect(toy, workdir, tmp_path / "kept")
     assert r.enabled and r.report_file is not None
     kept = tmp_path / "kept" / r.report_file

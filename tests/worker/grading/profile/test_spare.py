@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from worker.grading import problems
-from worker.grading.profile import spare, tools
-from worker.grading.runner_client import RunnerClient, RunnerPool, default_limits, runner_env
+from judge.problem import loader
+from judge.profile import spare, tools
+from judge.sandbox.runner_client import RunnerClient, RunnerPool, default_limits, runner_env
 
 START_S = 180.0
 
@@ -82,7 +82,7 @@ def test_no_spare_for_a_cpu_pool_or_a_problem_with_more_host_memory(
     tool = spare.ncu("/usr/bin/ncu")
     monkeypatch.setattr(spare, "kept_tools", lambda: [tool])  # as on a host with ncu
     try:
-        p = problems.resolve("vector-add")
+        p = loader.resolve("vector-add")
         assert spare.replenish(pool, [tool]) == []  # profiles need a GPU worker
         assert spare.take(pool, tool, p) is None
         big = dataclasses.replace(
@@ -160,14 +160,14 @@ def test_a_taken_spare_is_closed_when_the_run_stops_before_using_it(
     the session's runner: closing the run must still end the spare's process."""
     import torch
 
-    from worker.grading.grader import Stop
-    from worker.grading.profile.toolrun import ToolRun
+    from judge.grader import Stop
+    from judge.profile.toolrun import ToolRun
 
     monkeypatch.setattr(torch, "zeros", lambda *a, **k: None)  # the referee's CUDA context
     taken = _runner()
     taken.wait_ready(START_S)  # a spare the pool had warmed: it waits on its pipe, idle
     run_ = ToolRun(
-        problems.resolve("vector-add"),
+        loader.resolve("vector-add"),
         "",  # refused before it is compiled
         "triton",
         wrap=[],
@@ -201,7 +201,7 @@ def test_a_problem_that_cannot_use_the_spare_leaves_it_in_place(
         return []
 
     monkeypatch.setattr(spare, "replenish", replenish)
-    p = problems.resolve("vector-add")
+    p = loader.resolve("vector-add")
     big = dataclasses.replace(
         p, limits=dataclasses.replace(p.limits, host_memory_mb=spare.DEFAULT_HOST_MEMORY_MB + 1)
     )
@@ -229,7 +229,7 @@ def test_a_taken_spare_is_closed_when_the_profile_fails_on_the_judges_side(
 ) -> None:
     """An exception of ours inside the profile (here: no CUDA for the referee) reaches the
     grader's handler; the runner the profile took must not outlive it."""
-    from worker.grading.profile import profiler
+    from judge.profile import profiler
 
     tool = spare.ncu("/usr/bin/ncu")
     monkeypatch.setattr(tools, "ncu_path", lambda: "/usr/bin/ncu")
@@ -250,7 +250,7 @@ def test_a_taken_spare_is_closed_when_the_profile_fails_on_the_judges_side(
         def take(self, key: str) -> RunnerClient | None:
             return taken
 
-    p = problems.resolve("vector-add")
+    p = loader.resolve("vector-add")
     src = next(s for s in p.samples if s.language == "triton").path.read_text()
     try:
         with pytest.raises(BaseException):  # noqa: B017 - whatever the CPU's torch raises
@@ -261,7 +261,7 @@ def test_a_taken_spare_is_closed_when_the_profile_fails_on_the_judges_side(
 
 
 def test_a_spare_has_the_cpu_limit_of_the_longest_run_under_its_tool() -> None:
-    from worker.grading.profile import profiler, sanitize
+    from judge.profile import profiler, sanitize
 
     assert spare.ncu("/x/ncu").cpu_s == int(profiler.BUDGET_S) + 60
     assert spare.sanitizer("/x/cs", "memcheck").cpu_s == int(sanitize.BUDGET_S) + 60
@@ -274,13 +274,13 @@ def test_a_spare_that_died_waiting_is_replaced_by_a_runner_of_the_runs_own(
     run: it starts its own runner in the same work folder, which the prepared source is in."""
     import torch
 
-    from worker.grading.profile.toolrun import ToolRun
+    from judge.profile.toolrun import ToolRun
 
     monkeypatch.setattr(torch, "zeros", lambda *a, **k: None)  # the referee's CUDA context
     dead = _runner()
     dead.proc.kill()
     dead.proc.popen.wait(30)
-    p = problems.resolve("vector-add")
+    p = loader.resolve("vector-add")
     source = next(s for s in p.samples if s.path.name == "triton_simple.py").path.read_text()
     run_ = ToolRun(
         p, source, "triton", wrap=[], budget_s=60.0, progress=lambda e: None, runner=dead
@@ -335,7 +335,7 @@ def test_runners_kept_under_tools_start_their_devices_one_at_a_time() -> None:
 def test_a_kept_runner_that_does_not_start_in_time_is_closed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from worker.grading import runner_client
+    from judge.sandbox import runner_client
 
     monkeypatch.setattr(runner_client, "TOOL_READY_S", 0.0)
     pool = RunnerPool("cpu", size=1)
@@ -370,7 +370,7 @@ class _Kept:
             self.log.append(f"start {self.name}")
 
     def wait_ready(self, timeout_s: float) -> None:
-        from worker.grading.runner_client import RunnerTimeout
+        from judge.sandbox.runner_client import RunnerTimeout
 
         self.start_device()
         if self.stuck:
@@ -387,7 +387,7 @@ def test_a_kept_runner_stuck_starting_is_closed_and_the_next_one_starts(
 ) -> None:
     """The idle warmer alone (no settle) closes a kept runner past its time after its start,
     so the one behind it is not held back for ever."""
-    from worker.grading import runner_client
+    from judge.sandbox import runner_client
 
     log: list[str] = []
     stuck, second = _Kept("ncu", log, stuck=True), _Kept("memcheck", log)

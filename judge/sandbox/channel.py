@@ -1,0 +1,166 @@
+"""The referee's conversation with one runner: requests, replies, and what they mean.
+
+Every reply is untrusted (the submission shares the runner's process and its pipe): a time-out,
+a death or an error reply becomes a ``Stop`` with its verdict here, a reply out of order is
+tampering, and the runner's progress counts are bounded before the learner sees them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from judge.sandbox import gpumem, messages
+from judge.sandbox.runner_client import RunnerClient, RunnerDied, RunnerTimeout
+from judge.session import Grading, Stop
+from judge.timing import gate
+from judge.verdicts import Verdict
+
+
+def count(value: Any) -> int:
+    """A small non-negative count from the runner, or 0."""
+    return (
+        value
+        if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 10**6
+        else 0
+    )
+
+
+class Channel:
+    def __init__(self, g: Grading) -> None:
+        self.g = g
+        self.runner: RunnerClient | None = None
+        self.gate: gate.RefereeGate | None = None  # calibration.py opens it
+        self.meter: gpumem.Meter | None = None
+        self.activity: dict[str, Any] | None = None  # progress event that runner counts refine
+        self.detail_at = 0.0
+
+    def request(
+        self, timeout_s: float, what: str, msg: messages.Request, thaw_last: bool = False
+    ) -> messages.Received:
+        assert self.runner is not None
+        try:
+            self.runner.send(msg, thaw_last=thaw_last)
+        except RunnerDied as e:
+            raise Stop(Verdict.RUNTIME_ERROR, f"while {what}: {e.message}") from e
+        return self.recv(timeout_s, what)
+
+    def recv(self, timeout_s: float, what: str) -> messages.Received:
+        assert self.runner is not None
+        problem = self.g.problem
+        end = time.monotonic() + timeout_s
+        try:
+            while True:
+                msg = self.runner.recv(max(0.0, end - time.monotonic()))
+                if msg.get("op") != "progress":
+                    return msg
+                self._runner_progress(msg)
+        except RunnerTimeout as e:
+            if what == "compiling":
+                raise Stop(
+                    Verdict.TIME_LIMIT_EXCEEDED,
+                    f"compiling the kernels took longer than the compile limit "
+                    f"({problem.limits.compile_s:.0f} s)",
+                ) from e
+            verdict = (
+                Verdict.TIME_LIMIT_EXCEEDED
+                if what in ("running", "loading")
+                else Verdict.INTERNAL_ERROR
+            )
+            if what == "running" and time.monotonic() >= self.g.deadline:
+                raise Stop(
+                    verdict,
+                    f"the whole grading took longer than {problem.limits.total_s:.0f} s",
+                ) from e
+            raise Stop(verdict, f"no answer after {timeout_s:.1f} s while {what}") from e
+        except RunnerDied as e:
+            verdict = Verdict.RUNTIME_ERROR
+            if "SIGXCPU" in e.message or (
+                "SIGKILL" in e.message and time.monotonic() >= self.g.deadline
+            ):
+                verdict = Verdict.TIME_LIMIT_EXCEEDED
+            if what == "starting":
+                verdict = Verdict.INTERNAL_ERROR
+            raise Stop(verdict, f"while {what}: {e.message}") from e
+
+    def _runner_progress(self, msg: messages.Received) -> None:
+        """ "compiling kernel i of n" or "tuning config i of n" from the runner: untrusted, so
+        only two small counts are taken from it, and only while something is under way."""
+        if self.activity is None:
+            return
+        done, total = count(msg.get("done")), count(msg.get("total"))
+        word = "tuning config" if msg.get("kind") == "tune" else "compiling kernel"
+        now = time.monotonic()
+        # At most two a second (each is a database write in the worker), and the last one.
+        if 0 < done <= total and (done == total or now - self.detail_at >= 0.5):
+            self.detail_at = now
+            self.g.progress({**self.activity, "detail": f"{word} {done} of {total}"})
+
+    def raise_if_error(self, msg: messages.Received) -> None:
+        if msg.get("op") == "error":
+            said: Any = msg.get("verdict", "runtime_error")  # any JSON value: checked here
+            try:
+                verdict = Verdict(said)
+            except ValueError:
+                verdict = Verdict.RUNTIME_ERROR
+            if verdict == Verdict.ACCEPTED:  # the runner cannot grant a verdict
+                verdict = Verdict.RUNTIME_ERROR
+            raise Stop(verdict, str(msg.get("message", ""))[:8000])
+
+    def done(self, msg: messages.Received) -> messages.Received:
+        """The runner's final reply to a call, which must be "done"."""
+        self.raise_if_error(msg)
+        if msg.get("op") != "done":
+            # Only the submission can put the runner's protocol out of step (its process writes
+            # on the control pipe): that is tampering with the harness, not a judge failure.
+            raise Stop(
+                Verdict.REJECTED,
+                "the runner's replies were out of order: the submission interfered with the harness",
+            )
+        return msg
+
+    def gated(
+        self,
+        timeout_s: float,
+        what: str,
+        msg: messages.Ping | messages.Call,
+        probe: Callable[[], Any] | None = None,
+    ) -> tuple[messages.Received, float | None, float]:
+        """One call through the gate (gate.py), the runner thawed once it is sent: (the runner's
+        last reply, the referee's bracket in ms or None if the runner never closed the gate, the
+        host ms from the thaw to "launched"). ``probe`` runs on the gate's stream right after
+        its end event: it sees the outputs as they were when the referee's clock stopped."""
+        assert self.runner is not None and self.gate is not None
+        msg["gate"] = self.gate.next_call()
+        t = time.perf_counter()
+        try:
+            reply = self.request(timeout_s, what, msg, thaw_last=True)
+            launch = (time.perf_counter() - t) * 1e3
+            if reply.get("op") != "launched":
+                return reply, None, launch
+            self.gate.launched(probe)
+            reply = self.recv(timeout_s, what)
+            return reply, self.gate.finish(timeout_s), launch
+        finally:
+            self.gate.finish(0.0)  # never leave the gate's stream waiting for the runner
+
+    def check_memory(self, when: str) -> None:
+        """memory_limit_exceeded if the runner holds more GPU memory than the budget (gpumem.py)."""
+        if self.meter is None or self.runner is None:
+            return
+        extra = self.meter.extra_bytes(self.runner.proc.tree()) >> 20
+        budget = self.g.problem.gpu_budget_mb()
+        if extra > budget:
+            raise Stop(
+                Verdict.MEMORY_LIMIT_EXCEEDED,
+                f"the submission held {extra} MiB of GPU memory {when}; this problem allows "
+                f"{budget} MiB of scratch beyond the judge's buffers (free what you allocate, or "
+                "allocate less). Kernels count too: one whose registers spill has local memory "
+                "reserved for every thread the GPU can hold (a whole 65 536-wide row in one "
+                "block spills gigabytes); loop over such rows in chunks",
+            )
+
+    def close(self) -> None:
+        if self.runner is not None:
+            self.runner.close()
