@@ -28,7 +28,7 @@ the repository over, and on the GPU host::
 It writes ``class.jsonl`` and ``class-gradebook.csv`` under DIR beside gpu_check's own files.
 Eight gradings in submit mode (four editorial runs: Triton and CUDA for each problem; two per
 student), each in a fresh runner: a few minutes. Without a GPU the phase says so and stops: the
-CPU interpreter does not time (``editorial.UNTIMED_KINDS``). tests/app/test_gpu_class.py runs
+CPU interpreter does not time (``editorial.UNTIMED_KINDS``). tests/app/classes/test_gpu_class.py runs
 the same flow on the CPU queue (correctness only).
 """
 

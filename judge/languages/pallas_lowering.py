@@ -11,7 +11,7 @@ and the H100's limits) happens only when XLA compiles for a GPU, and is not cove
 Used twice: by the runner on a CPU worker (``lowering_error`` on solve's call at each new size;
 a failure is a warning on the result, never a verdict), and from the command line over the
 samples (``python -m judge.languages.pallas_lowering [problems/<slug> ...]``, one JSON
-object, sample -> case -> error or null; tests/worker/grading/test_pallas_lowering.py).
+object, sample -> case -> error or null; tests/judge/languages/test_pallas_lowering.py).
 """
 
 from __future__ import annotations

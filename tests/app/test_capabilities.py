@@ -15,7 +15,7 @@ from app import capabilities, charts, stats, submissions
 from app.core.headers import CSP
 from judge.problem.loader import load_all
 from tests.app.conftest import csrf_of, signup
-from tests.app.test_pages import _page_data
+from tests.app.pages.test_pages import _page_data
 from tests.conftest import ROOT
 
 

@@ -20,7 +20,7 @@ from judge.profile import hints, metrics, roofline, sanitizer
 from judge.profile.report import ProfileReport, SanitizerReport
 from tests.browser.test_learner import sign_up
 from tests.conftest import LiveServer
-from tests.worker.grading.profile.conftest import NCU, recorded
+from tests.judge.profile.conftest import NCU, recorded
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 REPORT = "transpose-0123456789abcdef.ncu-rep"

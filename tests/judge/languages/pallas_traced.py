@@ -1,6 +1,6 @@
 """Traced programs for the Pallas rule's runner half (pallas_rules.check_jaxpr), checked in a
 child process: JAX starts threads when imported, and the test process forks runners and servers
-(``python -m tests.worker.grading.pallas_traced`` prints one JSON object, name -> message)."""
+(``python -m tests.judge.languages.pallas_traced`` prints one JSON object, name -> message)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from tests.worker.grading import reference_modules
+from tests.judge.problem import reference_modules
 
 _module = reference_modules.load
 

@@ -17,7 +17,7 @@ from judge.profile.report import ProfileReport
 from judge.timing import measure
 from judge.verdicts import Verdict
 from tests.conftest import FIXTURE_PROBLEMS
-from tests.worker.grading.profile.conftest import NCU, recorded
+from tests.judge.profile.conftest import NCU, recorded
 
 # ncu's own words when the driver keeps the counters for administrators.
 DENIED = (

@@ -6,8 +6,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
 from tests.app.conftest import signup
+from tests.app.pages.test_pages import _page_data
 from tests.app.test_capabilities import finish, submit
-from tests.app.test_pages import _page_data
 
 URL = "/api/v1/drafts/toy-add"
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from judge.profile import sanitizer, tools
-from tests.worker.grading.profile.conftest import recorded
+from tests.judge.profile.conftest import recorded
 
 BASE = 0x7F752E800000  # the nearest allocation in sanitizer-memcheck-oob.txt: a, 1000 floats
 

@@ -92,7 +92,7 @@ def test_the_source_rule_allows_kernels_and_plumbing(body: str) -> None:
 def traced() -> dict[str, str | None]:
     """pallas_traced's cases, checked in a child process (JAX's threads stay out of this one)."""
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.worker.grading.pallas_traced"],
+        [sys.executable, "-m", "tests.judge.languages.pallas_traced"],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -8,7 +8,7 @@ import pytest
 
 from judge.profile import metrics
 from judge.profile.report import KernelProfile
-from tests.worker.grading.profile.conftest import recorded
+from tests.judge.profile.conftest import recorded
 
 
 def one(name: str) -> KernelProfile:

@@ -85,7 +85,7 @@ def test_invite_code_guesses_are_throttled(client: TestClient, engine: Engine) -
     )
     assert r.status_code == 429 and int(r.headers["Retry-After"]) >= 1
     with Session(engine) as s:  # the lock holds; past it, the right code works
-        from tests.app.test_login_throttle import _unlock
+        from tests.app.core.test_login_throttle import _unlock
 
         _unlock(engine, client.app)
         s.commit()

@@ -17,17 +17,17 @@ import pytest
 
 from judge.sandbox import messages
 
-GRADING = Path(__file__).resolve().parents[3] / "worker" / "grading"
-RUNNER = GRADING / "runner.py"
+JUDGE = Path(__file__).resolve().parents[3] / "judge"
+RUNNER = JUDGE / "sandbox" / "runner.py"
 REFEREE = [
-    GRADING / name
+    JUDGE / name
     for name in (
-        "runner_client.py",
+        "sandbox/runner_client.py",
         "grader.py",
-        "channel.py",
+        "sandbox/channel.py",
         "cases.py",
-        "calibration.py",
-        "bench.py",
+        "timing/calibration.py",
+        "timing/bench.py",
         "profile/toolrun.py",
     )
 ]

@@ -6,7 +6,7 @@ import pytest
 
 from judge.profile import hints, metrics, roofline
 from judge.profile.report import Hint, KernelProfile
-from tests.worker.grading.profile.conftest import recorded
+from tests.judge.profile.conftest import recorded
 
 
 def derive(name: str) -> list[Hint]:

@@ -14,7 +14,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
 from app.models import User
-from tests.app.test_classes_api import NOW, assignment, make_class
+from tests.app.api.routes.test_classes import NOW, assignment, make_class
 from tests.class_factories import judged, user_client
 
 KERNELDOJO = str(Path(sys.executable).parent / "kerneldojo")
