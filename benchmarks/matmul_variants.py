@@ -17,7 +17,7 @@ allowed, as the judge's matmul benchmark) and on a GPU:
 * c^T = b^T a^T with no transpose pass (b^T as the register operand of wgmma);
 * the CUDA editorial (TMA + wgmma computing c^T = b^T a^T, with b^T as wgmma's register
   operand: no transpose pass) and an earlier candidate with mma.sync and cp.async
-  (``matmul_mma.cu``).
+  (``kernels/matmul_mma.cu``).
 
 Before timing, each CUDA source goes through a correctness sweep (small, ragged and large
 shapes; PASS/FAIL against the judge's per-element and L2 criteria) in a child process with a
@@ -192,7 +192,10 @@ def load_cuda(source: Path, tmp: Path) -> Any:
 
 CUDA_SOURCES = [
     ("CUDA editorial (TMA + wgmma, c^T = b^T a^T)", SOLUTIONS / "cuda_fast.cu"),
-    ("CUDA mma.sync + cp.async (benchmarks/matmul_mma.cu)", REPO / "benchmarks" / "matmul_mma.cu"),
+    (
+        "CUDA mma.sync + cp.async (benchmarks/kernels/matmul_mma.cu)",
+        REPO / "benchmarks" / "kernels" / "matmul_mma.cu",
+    ),
 ]
 # (m, n, k): degenerate, ragged (fallback path: n or k not a multiple of 4), ragged on the fast
 # path (n, k multiples of 4 but nothing a multiple of the tile), the judge's ragged case, 4096^3.

@@ -16,7 +16,7 @@ call, and records for every call:
 
 It also tries the context's host-synchronisation policy (``--sched``): the driver's default
 (spin while there are fewer contexts than cores, else yield), spin, yield, or blocking sync.
-(The figures of 2026-11-23 in benchmarks/gpu-check/2026-11-23b-h100/ were taken with these
+(The figures of 2026-11-23 in records/2026-11-23b-h100/ were taken with these
 steps written out by hand, the ping without the stream-end event that Hold.time_call records.)
 The parent prints, per method, the median of each process and the coefficient of variation of
 those medians across processes: the grading-to-grading spread a judge would report.

@@ -23,8 +23,8 @@ workers as ``kerneldojo worker`` starts them):
             log-ins kept in flight from the steady state to the end (``web_load_flood.py``;
             ``--flood-from many``: a new address and username per attempt, so only the hash
             pool's queue limit holds them; ``one``: one address). Browsing percentiles are
-            read over the flood's window; written to
-            ``benchmarks/results/web-load-2026-11-26.{json,md}``.
+            read over the flood's window; written to the record
+            ``records/<date>-<n>core-login-flood/`` (``web-load.json``, ``README.md``).
 
 Why Locust: a maintained load tester whose headless mode gives per-endpoint percentiles and
 CSV; its gevent ``FastHttpUser`` costs little CPU, which matters when the load generator
@@ -44,8 +44,9 @@ Redis at 127.0.0.1:6379)::
 The first ``browse`` grades 15 sample solutions once under the interpreter (~1.5 min) for
 the seeded results and caches them in ``--results-cache``.
 
-Each part merges its section into ``--out`` (JSON; default
-``benchmarks/results/web-load-DATE.json``) and rewrites the Markdown beside it.
+Each part merges its section into ``--out`` (JSON; default: today's record,
+``records/<date>-<n>core-web-load/web-load.json``) and rewrites the Markdown beside it as the
+record's ``README.md`` (records/README.md).
 The script creates (and at the end drops) the database ``--db-name``, uses Redis database
 ``--redis-db`` under the key prefix ``kdload:`` (deleted at the end), and stops every process
 it started.
@@ -77,10 +78,11 @@ BIN = Path(sys.executable).parent
 KERNELDOJO = str(BIN / "kerneldojo")
 LOCUST = str(BIN / "locust")
 LOCUSTFILE = ROOT / "benchmarks" / "web_load_locustfile.py"
-TODAY = "2026-11-23"
-RESULTS = ROOT / "benchmarks" / "results"  # raw result files; the summary is benchmarks/README.md
-DEFAULT_OUT = RESULTS / f"web-load-{TODAY}.json"
-FLOOD_OUT = RESULTS / "web-load-2026-11-26.json"
+TODAY = datetime.now(UTC).date().isoformat()
+# Today's records (records/README.md): the JSON, with the Markdown beside it as README.md.
+RECORD = ROOT / "records" / f"{TODAY}-{os.cpu_count() or 1}core"
+DEFAULT_OUT = Path(f"{RECORD}-web-load") / "web-load.json"
+FLOOD_OUT = Path(f"{RECORD}-login-flood") / "web-load.json"
 REDIS_PREFIX = "kdload:"
 PASSWORD = "load-test-password"
 # Samples graded for the seed's results and for the queue run: (path under solutions/, verdict).
@@ -1042,9 +1044,10 @@ def write_report(out: Path, section: str, data: dict[str, Any], command: str) ->
     data["command"] = command
     data["measured_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     doc[section] = data
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1, default=str) + "\n")
-    out.with_suffix(".md").write_text(markdown(doc))
-    log(f"wrote {out} and {out.with_suffix('.md')}")
+    out.with_name("README.md").write_text(markdown(doc))
+    log(f"wrote {out} and {out.with_name('README.md')}")
 
 
 def markdown(doc: dict[str, Any]) -> str:

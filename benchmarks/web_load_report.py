@@ -1,5 +1,5 @@
-"""The Markdown beside ``benchmarks/results/web-load-2026-11-26.json``: the log-in flood runs of
-``web_load.py flood``."""
+"""The README.md beside a log-in flood record's ``web-load.json`` (as
+``records/2026-11-26-2core-login-flood/``): the runs of ``web_load.py flood``."""
 
 from __future__ import annotations
 
@@ -22,8 +22,9 @@ def write_flood_report(
     data["command"] = command
     data["measured_at"] = datetime.now(UTC).isoformat(timespec="seconds")
     doc[section] = data
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(doc, indent=1, default=str) + "\n")
-    out.with_suffix(".md").write_text(_markdown(doc))
+    out.with_name("README.md").write_text(_markdown(doc))
 
 
 def _markdown(doc: dict[str, Any]) -> str:
@@ -35,7 +36,7 @@ def _markdown(doc: dict[str, Any]) -> str:
         "(other engineers' test runs) during the runs. Server: `kerneldojo serve --no-worker "
         "--workers 2`, ENVIRONMENT=production, PostgreSQL, Redis, one Celery worker "
         "(`kerneldojo worker --queue cpu`, idle). Load: Locust learners as in "
-        "`web-load-2026-11-23.md`; once all are in, `web_load_flood.py` keeps the flood's "
+        "`records/2026-11-23-2core-web-load/`; once all are in, `web_load_flood.py` keeps the flood's "
         "wrong log-ins in flight (one process, httpx) to the end. Target: "
         f"{doc['target']}. Produced by `benchmarks/web_load.py flood`; raw figures in the JSON.",
         "",
@@ -108,8 +109,8 @@ def _markdown(doc: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-if __name__ == "__main__":  # rewrite the Markdown from the JSON
+if __name__ == "__main__":  # rewrite the README.md from the JSON beside it
     import sys
 
     path = Path(sys.argv[1])
-    path.with_suffix(".md").write_text(_markdown(json.loads(path.read_text())))
+    path.with_name("README.md").write_text(_markdown(json.loads(path.read_text())))

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Smoke test of the real container stack (``make compose-smoke``): build, start, grade, restart.
 
-Steps, each timed and recorded in ``benchmarks/compose-smoke/`` (``latest.md`` + ``latest.json``):
+Steps, each timed and recorded in the run's record, ``records/<UTC date>-<n>core-compose-smoke/``
+(``README.md`` + ``compose-smoke.json``; the raw command output in ``compose-smoke.log``, not
+committed):
 
 1. base images: pull ``python:3.11-slim-bookworm``; where no registry answers, debootstrap a
    Debian bookworm base (needs root and ``debootstrap``; ``--extra-ca`` adds a proxy's CA
@@ -42,6 +44,7 @@ import socket
 import subprocess
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +53,11 @@ import smoke_images as images
 import smoke_stack as stack
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "benchmarks" / "compose-smoke"
+OUT = (
+    ROOT
+    / "records"
+    / f"{datetime.now(UTC).date().isoformat()}-{os.cpu_count() or 1}core-compose-smoke"
+)
 PROJECT = "kerneldojo-smoke"
 
 
@@ -64,7 +71,7 @@ class Recorder:
     def __init__(self) -> None:
         self.steps: list[dict[str, Any]] = []
         self.t0 = time.monotonic()
-        self.log = open(OUT / "latest.log", "w", encoding="utf-8")  # noqa: SIM115
+        self.log = open(OUT / "compose-smoke.log", "w", encoding="utf-8")  # noqa: SIM115
 
     def step(self, name: str, fn: Any, *a: Any) -> Any:
         print(f"--> {name}", flush=True)
@@ -102,14 +109,14 @@ class Recorder:
     def write(self, meta: dict[str, Any]) -> None:
         total = round(time.monotonic() - self.t0, 1)
         data = {**meta, "total_seconds": total, "steps": self.steps}
-        (OUT / "latest.json").write_text(json.dumps(data, indent=2) + "\n")
+        (OUT / "compose-smoke.json").write_text(json.dumps(data, indent=2) + "\n")
         ok = all(s["ok"] for s in self.steps)
         lines = [
             "# `make compose-smoke`: the container stack, end to end",
             "",
             f"Result: **{'passed' if ok else 'FAILED'}** in {total:.0f} s on {meta['when']}.",
             f"Engine: {meta['engine']}; compose: {meta['compose']}; base: {meta['base']}.",
-            f"Host: {meta['host']}. Raw command output: `latest.log` (not committed).",
+            f"Host: {meta['host']}. Raw command output: `compose-smoke.log` (not committed).",
             "",
             "| # | step | seconds | ok | detail |",
             "|---|---|---:|---|---|",
@@ -119,7 +126,7 @@ class Recorder:
             lines.append(
                 f"| {i} | {s['step']} | {s['seconds']} | {'yes' if s['ok'] else 'NO'} | {detail} |"
             )
-        (OUT / "latest.md").write_text("\n".join(lines) + "\n")
+        (OUT / "README.md").write_text("\n".join(lines) + "\n")
 
 
 # --- engines and compose --------------------------------------------------------------------
@@ -379,7 +386,7 @@ def main() -> int:
                 step("tear down (down -v)", run_for, rec, [*cp, "down", "-v"], env, "removed")
         rec.write(meta)
     ok = all(s["ok"] for s in rec.steps)
-    print(f"{'PASSED' if ok else 'FAILED'}: {OUT / 'latest.md'}")
+    print(f"{'PASSED' if ok else 'FAILED'}: {OUT / 'README.md'}")
     return 0 if ok else 1
 
 

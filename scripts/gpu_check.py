@@ -22,8 +22,9 @@ as the Dockerfile does, or linking fails with "cannot find -lcudart_static").
     python3 scripts/gpu_check.py --phase class     # class mode's speed grading (scripts/gpu_class.py;
                                                    # not in the default run: needs the web packages)
 
-It prints one table per phase and writes results (JSON and Markdown) to --out
-(default: benchmarks/gpu-check/). Exit status 1 if any verdict differs from what is declared.
+It prints one table per phase and writes results (JSON and Markdown) to --out, the run's record
+(default: records/<UTC date>-<GPU kind>/, e.g. records/2026-11-26-h100/; records/README.md says
+what to add). Exit status 1 if any verdict differs from what is declared.
 """
 
 from __future__ import annotations
@@ -48,9 +49,18 @@ sys.path.insert(0, str(REPO))
 from gpu_class import COLUMNS, PROBLEMS, phase_class  # noqa: E402
 
 from judge import grader  # noqa: E402
+from judge.device import gpu_kind  # noqa: E402
 from judge.problem import loader  # noqa: E402
 from judge.timing import measure  # noqa: E402
 from judge.verdicts import Verdict  # noqa: E402
+
+
+def default_out() -> Path:
+    """This run's record: records/<UTC date>-<GPU kind>/ (records/README.md, "Naming")."""
+    day = dt.datetime.now(dt.UTC).date().isoformat()
+    kind = gpu_kind()
+    machine = f"{os.cpu_count() or 1}core" if kind == "cpu" else kind
+    return REPO / "records" / f"{day}-{machine}"
 
 
 def env_info() -> dict[str, Any]:
@@ -380,11 +390,15 @@ def main() -> None:
     ap.add_argument(
         "--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)"
     )
-    ap.add_argument("--out", type=Path, default=REPO / "benchmarks" / "gpu-check")
+    ap.add_argument(
+        "--out", type=Path, help="the run's folder (default: records/<UTC date>-<GPU kind>/)"
+    )
     ap.add_argument(
         "--call-log", type=Path, help="write the referee's log of every timed call to this file"
     )
     ns = ap.parse_args()
+    if ns.out is None:
+        ns.out = default_out()
     logging.basicConfig(level=logging.WARNING)
     if ns.call_log:
         handler = logging.FileHandler(ns.call_log)
