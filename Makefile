@@ -46,6 +46,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
 
 fmt: install
 	$(VENV)/bin/ruff format .

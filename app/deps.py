@@ -17,7 +17,7 @@ from sqlmodel import Session, select
 
 from app import sessions
 from app.core.config import Settings
-from app.core.security import csrf_matches, hash_token, new_csrf_token
+from app.core.security import csrf_matches, hash_token
 from app.models import ApiToken, Scope, User, utcnow
 from app.problems import ProblemRegistry
 from app.queue import Enqueue
@@ -55,14 +55,6 @@ EngineDep = Annotated[Engine, Depends(get_engine)]
 SessionDep = Annotated[Session, Depends(get_session)]
 RegistryDep = Annotated[ProblemRegistry, Depends(get_registry)]
 EnqueueDep = Annotated[Enqueue, Depends(get_enqueue)]
-
-
-def csrf_token(request: Request) -> str:
-    tok = request.session.get("csrf")
-    if not tok:
-        tok = new_csrf_token()
-        request.session["csrf"] = tok
-    return str(tok)
 
 
 def required_scope(request: Request) -> str | None:

@@ -16,13 +16,20 @@ from fastapi import Request
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, delete
 
-from app.core.security import hash_token
+from app.core.security import hash_token, new_csrf_token
 from app.models import User, UserSession, utcnow
 
 
-def _csrf(request: Request) -> None:
-    from app.deps import csrf_token  # deps imports this module
+def csrf_token(request: Request) -> str:
+    """The cookie session's CSRF token, made on first use."""
+    tok = request.session.get("csrf")
+    if not tok:
+        tok = new_csrf_token()
+        request.session["csrf"] = tok
+    return str(tok)
 
+
+def _csrf(request: Request) -> None:
     csrf_token(request)
 
 

@@ -42,7 +42,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from judge import device  # noqa: E402
-from judge.problem import loader, schema  # noqa: E402
+from judge.problem import loader  # noqa: E402
 from judge.timing import measure  # noqa: E402
 from judge.timing.clock import ClockProbe  # noqa: E402
 from judge.timing.hold import Hold, _globaltimer  # noqa: E402
@@ -101,7 +101,7 @@ def judge_loop(
 ) -> dict[str, Any]:
     import torch
 
-    problem = schema.load_problem(REPO / "problems" / slug)
+    problem = loader.load_problem(REPO / "problems" / slug)
     ref = loader.load_reference(problem)
     case = problem.benchmarks[case_index]
     mod = _load(REPO / "problems" / slug / "solutions" / "accepted" / sample)
@@ -158,7 +158,7 @@ def judge_loop(
 def idle(hold: Hold, slug: str, sample: str, case_index: int) -> list[dict[str, Any]]:
     import torch
 
-    problem = schema.load_problem(REPO / "problems" / slug)
+    problem = loader.load_problem(REPO / "problems" / slug)
     case = problem.benchmarks[case_index]
     mod = _load(REPO / "problems" / slug / "solutions" / "accepted" / sample)
     args: list[Any] = []  # tensors and scalars, in the signature's order

@@ -47,7 +47,7 @@ def _starters(registry: ProblemRegistry, slugs: list[str]) -> dict[tuple[str, st
         if p is None:
             continue
         for lang in languages.all():
-            out[(slug, lang.name)] = p.starter(lang.name)
+            out[(slug, lang.name)] = lang.starter(p)
     return out
 
 

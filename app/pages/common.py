@@ -12,9 +12,10 @@ from sqlmodel import Session
 
 from app import sessions
 from app.core.security import csrf_matches
-from app.deps import SessionDep, csrf_token
+from app.deps import SessionDep
 from app.models import User
 from app.profile_view import short_name
+from app.sessions import csrf_token
 from judge import languages
 from judge.verdicts import Verdict
 

@@ -37,10 +37,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from judge.build import cachepaths
+from judge.build.cachepaths import KEY_ENV
+
 log = logging.getLogger(__name__)
 
-KEY_ENV = "KERNELDOJO_TRITON_SOURCE"  # in a runner: its folder (set at load, not at start)
-ROOT_ENV = "KERNELDOJO_TRITON_BY_SOURCE"
 MAX_SOURCES = 2000
 MAX_FILE = 32 << 20
 MAX_TOTAL = 128 << 20
@@ -51,16 +52,7 @@ _FILE = re.compile(r"(?:__grp__)?[A-Za-z0-9_\-.]{1,160}\.(?:json|cubin|ptx|ttir|
 
 def root() -> Path:
     """Beside the worker's shared Triton cache; listable by the worker only."""
-    from judge.build import tritoncache
-
-    return _made(tritoncache.shared_dir().parent / "triton-by-source")
-
-
-@functools.cache
-def _made(path: Path) -> Path:
-    path.mkdir(mode=0o311, exist_ok=True)
-    os.chmod(path, 0o311)
-    return path
+    return cachepaths.by_source_root()
 
 
 def _secret() -> bytes:
@@ -210,15 +202,6 @@ def _evict(base: Path) -> None:
             shutil.rmtree(e.path, ignore_errors=True)
     finally:
         os.chmod(base, 0o311)
-
-
-def runner_dirs() -> list[str]:
-    """In a runner: the source's folder to read after the shared one, if the referee named one."""
-    k = os.environ.get(KEY_ENV, "")
-    base = os.environ.get(ROOT_ENV, "")
-    if not (k and base and re.fullmatch(r"[0-9a-f]{40}", k)):
-        return []
-    return [os.path.join(base, k)]
 
 
 def note_in_runner(msg: dict[str, Any]) -> None:

@@ -47,9 +47,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from judge.build.cachepaths import SHARED_ENV, runner_dirs, shared_dir
+
 log = logging.getLogger(__name__)
 
-SHARED_ENV = "KERNELDOJO_TRITON_SHARED"  # set in a runner's environment: the shared folder
 REPORT = ".kd-triton-launchers.jsonl"  # in the runner's work folder
 MAX_LEARN = 8  # launchers compiled per grading at most
 MAX_SHARED = 4000  # launchers kept in the shared folder at most (~50 KB each)
@@ -70,28 +71,6 @@ _thread: threading.Thread | None = None
 _thread_lock = threading.Lock()
 
 
-def shared_dir() -> Path:
-    """The worker's Triton cache (``TRITON_CACHE_DIR`` if set, else ``$KERNELDOJO_CACHE/triton``),
-    made the cache of this process: call before this process compiles anything with Triton."""
-    path = os.environ.get("TRITON_CACHE_DIR")
-    if not path:
-        from judge.timing import measure
-
-        path = str(measure.cache_file().parent / "triton")
-        os.environ["TRITON_CACHE_DIR"] = path
-    p = Path(path).resolve()  # bound at this path in the sandbox: never relative
-    p.mkdir(parents=True, exist_ok=True)
-    os.environ["TRITON_CACHE_DIR"] = str(p)
-    return p
-
-
-def runner_env() -> dict[str, str]:
-    """What a GPU runner needs to read the shared cache and its source's compiled kernels."""
-    from judge.build import sourcecache
-
-    return {SHARED_ENV: str(shared_dir()), sourcecache.ROOT_ENV: str(sourcecache.root())}
-
-
 # -- in the runner, before the submission is loaded --------------------------------------------
 
 
@@ -103,8 +82,6 @@ def install_in_runner(workdir: Path) -> None:
     from triton import knobs
     from triton.runtime.cache import FileCacheManager
 
-    from judge.build import sourcecache
-
     class SharedReadCache(FileCacheManager):  # type: ignore[misc]
         """Triton's file cache, looking first in the shared folder, then in the folder of this
         source's earlier gradings (sourcecache.py; both read-only here)."""
@@ -114,7 +91,7 @@ def install_in_runner(workdir: Path) -> None:
             self.shared: list[Any] = []
             if override or dump:
                 return
-            for top in [shared, *sourcecache.runner_dirs()]:
+            for top in [shared, *runner_dirs()]:
                 if os.path.isdir(os.path.join(top, key)):
                     ro = FileCacheManager.__new__(FileCacheManager)
                     ro.key, ro.lock_path = key, None

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from judge.checkers import argmax, close, compaction, exact, sorted_stable, topk
 from judge.checkers.base import Checker, Option, Outcome
+from judge.problem.schema import DEFAULT_CHECKER
 
 __all__ = ["CHECKERS", "Checker", "Option", "Outcome", "get"]
 
-DEFAULT = "close"
+DEFAULT = DEFAULT_CHECKER
 
 CHECKERS: dict[str, Checker] = {
     m.CHECKER.name: m.CHECKER for m in (close, exact, argmax, sorted_stable, compaction, topk)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from judge.languages import cuda, numba, pallas, pytorch, triton
+from judge.languages import cuda, numba, pallas, policy, pytorch, triton
 from judge.languages.base import Language, Track
 
 __all__ = [
@@ -40,6 +40,11 @@ _BY_SUFFIX: dict[str, Language] = {}
 for _lang in _ALL:
     _BY_SUFFIX.setdefault(_lang.suffix, _lang)
 assert len(_BY_NAME) == len(_ALL), "language names are unique"
+# Hand-written starters (base.py ``starter_stem``): each suffix's first language owns
+# ``starter/solution<suffix>``, the others are named after themselves.
+for _lang in _ALL:
+    if (_lang.starter_stem == "solution") != (_BY_SUFFIX[_lang.suffix] is _lang):
+        raise RuntimeError(f"{_lang.name}: starter_stem 'solution' is its suffix's first's only")
 
 _HEADER = re.compile(r"^\s*(?:#|//)\s*language\s*:\s*([\w-]+)", re.IGNORECASE | re.MULTILINE)
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.MULTILINE)
@@ -104,3 +109,8 @@ def infer(filename: str, source: str | None = None) -> Language | None:
             if lang in candidates and imported & set(lang.markers):
                 return lang
     return candidates[0]
+
+
+# The static policy joins every registered language's vocabulary (policy.py); ``all`` is read at
+# each check, so a language added to the registry (a test's) is seen there too.
+policy.use_registry(lambda: all())

@@ -28,6 +28,11 @@ class Language:
     label: ClassVar[str]  # short, on leaderboards and submission pages: "Triton"
     menu_label: ClassVar[str]  # the editor's language menu: "Triton (Python)"
     suffix: ClassVar[str]  # a source file's suffix, for inference and starters: ".py"
+    # A problem's hand-written starter is ``starter/<starter_stem><suffix>``: "solution" for the
+    # first language of a suffix (Triton's solution.py, CUDA's solution.cu), the language's name
+    # for the others sharing it (pallas.py), which would otherwise be shown the first one's. The
+    # registry checks that each suffix has exactly one "solution", its first language.
+    starter_stem: ClassVar[str] = "solution"
     # The CodeMirror language the editor and the code viewer highlight with; each mode is one
     # import in app/static/src/modes.js ("python", "cpp").
     editor_mode: ClassVar[str]
@@ -108,13 +113,8 @@ class Language:
         raise NotImplementedError
 
     def starter_path(self, problem: Problem) -> Path:
-        """``starter/solution<suffix>`` for the suffix's first language (Triton's ``.py``, CUDA's
-        ``.cu``); ``starter/<name><suffix>`` for the others sharing it (``pallas.py``), which
-        would otherwise be shown the first one's starter."""
-        from judge import languages
-
-        first = languages.by_suffix(self.suffix) in (self, None)
-        return problem.path / "starter" / f"{'solution' if first else self.name}{self.suffix}"
+        """``starter/<starter_stem><suffix>``: see ``starter_stem``."""
+        return problem.path / "starter" / f"{self.starter_stem}{self.suffix}"
 
     def starter(self, problem: Problem) -> str:
         """The problem folder's hand-written starter when there is one, else a generated one."""

@@ -32,6 +32,7 @@ SUPPORTED = frozenset(
 
 class Numba(PythonLanguage):
     name: ClassVar[str] = "numba"
+    starter_stem: ClassVar[str] = "numba"  # starter/numba.py: .py is Triton's first
     label: ClassVar[str] = "Numba"
     menu_label: ClassVar[str] = "Numba CUDA (Python)"
     markers: ClassVar[tuple[str, ...]] = ("numba",)

@@ -79,6 +79,7 @@ LOWERING_BUDGET_S = 2.0
 
 class Pallas(PythonLanguage):
     name: ClassVar[str] = "pallas"
+    starter_stem: ClassVar[str] = "pallas"  # starter/pallas.py: .py is Triton's first
     label: ClassVar[str] = "Pallas"
     menu_label: ClassVar[str] = "JAX Pallas (Python)"
     markers: ClassVar[tuple[str, ...]] = ("jax",)

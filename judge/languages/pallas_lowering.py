@@ -19,9 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
-import json
 import logging
-import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -185,26 +183,3 @@ def check_sample(path: Path, problem: Problem, cases: Sequence[Case]) -> dict[st
         else:
             out[c.name] = None if TRITON_CALL in text else "no kernel was lowered through Triton"
     return out
-
-
-def main(argv: Sequence[str]) -> None:
-    """Every Pallas sample of the given problems (slugs or folders; default: all), at each of
-    their benchmark cases."""
-    from judge.problem import loader
-
-    chosen = (
-        [loader.resolve(a) for a in argv]
-        if argv
-        else loader.load_all(loader.REPO_PROBLEMS).problems
-    )
-    report: dict[str, dict[str, str | None]] = {}
-    for p in sorted(chosen, key=lambda p: p.slug):
-        for s in p.samples:
-            if s.language == "pallas":
-                name = f"{p.slug}/{s.path.parent.name}/{s.path.name}"
-                report[name] = check_sample(s.path, p, p.benchmarks)
-    print(json.dumps(report, indent=1))
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

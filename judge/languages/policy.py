@@ -47,6 +47,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -94,7 +95,7 @@ DENIED_MODULES = _reasons(
         "pickle _pickle marshal copyreg dill cloudpickle": "unpickling calls functions named in the data",
         "posix nt resource pwd grp spwd": "it reaches the operating system",
         "unittest": "unittest.mock patches objects at run time",
-        "__main__ worker solution": "the judge's own modules are off limits",
+        "__main__ judge app worker solution": "the judge's own modules are off limits",
     }
 )
 # Paths refused in modules that are otherwise allowed (a prefix refuses what is under it); each
@@ -186,10 +187,22 @@ class _Vocabulary:
     open_private: tuple[str, ...]
 
 
-def _vocabulary() -> _Vocabulary:
-    from judge import languages  # imported here: the languages import this module
+# The registry (languages/__init__.py) names itself here when it is imported, which is before
+# this module can be used (it lives in the registry's package). It cannot be imported from here:
+# the registry imports every language, and the Python ones import this module.
+_registry: Callable[[], tuple[Language, ...]] | None = None
 
-    return _collect(languages.all())
+
+def use_registry(languages: Callable[[], tuple[Language, ...]]) -> None:
+    """Join the vocabulary of every language ``languages()`` returns, read at each check."""
+    global _registry
+    _registry = languages
+
+
+def _vocabulary() -> _Vocabulary:
+    if _registry is None:  # only if this module were loaded outside its package
+        raise RuntimeError("the static policy has no languages: import judge.languages first")
+    return _collect(_registry())
 
 
 @functools.cache  # keyed on the registry's tuple: a test that adds a language gets its own

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 class PyTorch(PythonLanguage):
     name: ClassVar[str] = "pytorch"
+    starter_stem: ClassVar[str] = "pytorch"  # starter/pytorch.py: .py is Triton's first
     label: ClassVar[str] = "PyTorch"
     menu_label: ClassVar[str] = "PyTorch (framework track)"
     track: ClassVar[Track] = "framework"

@@ -1,4 +1,5 @@
-"""Finding problem folders and loading their trusted ``reference.py``."""
+"""Finding problem folders, loading them (schema.py, with the checkers' and languages'
+registries), and loading their trusted ``reference.py``."""
 
 from __future__ import annotations
 
@@ -9,9 +10,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from judge.problem.schema import Problem, ProblemError, load_problem
+from judge import checkers, languages
+from judge.problem.schema import Problem, ProblemError, parse_problem
 
 REPO_PROBLEMS = Path(__file__).resolve().parents[2] / "problems"
+
+
+def load_problem(path: Path) -> Problem:
+    """Load and validate one problem folder."""
+    return parse_problem(path, checkers.CHECKERS, _infer_language)
+
+
+def _infer_language(filename: str, text: str) -> str | None:
+    lang = languages.infer(filename, text)
+    return lang.name if lang else None
 
 
 def problems_dir() -> Path:

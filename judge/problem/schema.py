@@ -3,6 +3,11 @@
 Every error names the file and the field and says what was expected, so an instructor can
 fix a folder without reading this code. Only the standard library is used here: the judge
 core must run on GPU hosts that have nothing but torch, triton and numpy.
+
+The schema stores checker and language names; what they mean belongs to the registries
+(checkers/, languages/), which import this module for its types. ``parse_problem`` is told the
+checkers and how to tell a sample's language by its caller (``loader.load_problem``), so this
+module imports neither registry.
 """
 
 from __future__ import annotations
@@ -10,14 +15,17 @@ from __future__ import annotations
 import math
 import re
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from judge import checkers, languages
 from judge.problem import expr
 from judge.problem.dtypes import DTYPES
 from judge.verdicts import Verdict
+
+# The checker a problem gets when its [check] names none (checkers/close.py).
+DEFAULT_CHECKER = "close"
 
 # Matrix-unit peaks a [roofline] may name; each is measured on the GPU (timing.products).
 COMPUTE_UNITS = ("fp32", "tf32", "fp16", "bf16", "int8", "fp8")
@@ -78,7 +86,7 @@ class Check:
     rtol: float = 0.0
     atol: float = 0.0
     max_rel_l2: float | None = None
-    checker: str = checkers.DEFAULT
+    checker: str = DEFAULT_CHECKER
     # The checker's options that name outputs (``keys = "keys"``), as (option, output) pairs.
     names: tuple[tuple[str, str], ...] = ()
 
@@ -171,14 +179,6 @@ class Problem:
     def shape(self, arg: Arg, params: dict[str, int]) -> tuple[int, ...]:
         return tuple(int(expr.evaluate(s, params)) for s in arg.shape)
 
-    # The two core languages' signatures by name (DESIGN.md's table); each language module
-    # writes its own (``languages.get(name).signature(problem)``).
-    def triton_signature(self) -> str:
-        return languages.require("triton").signature(self)
-
-    def cuda_signature(self) -> str:
-        return languages.require("cuda").signature(self)
-
     def file(self, name: str) -> Path:
         return self.path / name
 
@@ -190,10 +190,6 @@ class Problem:
     def editorial(self) -> str | None:
         p = self.path / "editorial.md"
         return p.read_text(encoding="utf-8") if p.exists() else None
-
-    def starter(self, language: str) -> str:
-        """``starter/solution<suffix>`` when the folder has one, else generated from ``args``."""
-        return languages.require(language).starter(self)
 
 
 class _Table:
@@ -248,8 +244,33 @@ def _tname(t: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(x, x.__name__) for x in _as_tuple(t))
 
 
-def load_problem(path: Path) -> Problem:
-    """Load and validate one problem folder."""
+class CheckerOption(Protocol):
+    """What the schema reads of a checker's option (checkers/base.py ``Option``)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def required(self) -> bool: ...
+
+
+class CheckerSpec(Protocol):
+    """What the schema needs of a checker (checkers/base.py ``Checker``): its options, read from
+    ``[check]``, and its own validation of them against the signature's outputs."""
+
+    @property
+    def options(self) -> Mapping[str, CheckerOption]: ...
+    def validate(self, check: Check, outputs: list[Arg]) -> tuple[str, str] | None: ...
+
+
+# A sample's language from its file name and text (``languages.infer``), None: not a sample.
+InferLanguage = Callable[[str, str], str | None]
+
+
+def parse_problem(
+    path: Path, checkers: Mapping[str, CheckerSpec], infer_language: InferLanguage
+) -> Problem:
+    """Load and validate one problem folder, with the checkers a ``[check]`` may name and the
+    way to tell a sample's language (``loader.load_problem`` passes the registries')."""
     path = Path(path)
     toml_path = path / "problem.toml"
     if not toml_path.is_file():
@@ -289,7 +310,7 @@ def load_problem(path: Path) -> Problem:
     sig.finish()
     int_names = {a.name for a in args if a.role == "int"}
 
-    check = _load_check(toml_path, top.get("check", dict), args)
+    check = _load_check(toml_path, top.get("check", dict), args, checkers)
 
     lim = _Table(toml_path, "limits", top.get("limits", dict, {}))
     d = Limits()
@@ -349,23 +370,25 @@ def load_problem(path: Path) -> Problem:
         tests=tuple(tests),
         benchmarks=tuple(benchmarks),
         forbid_library_compute=forbid,
-        samples=tuple(_load_samples(path)),
+        samples=tuple(_load_samples(path, infer_language)),
         track=track,
         prerequisites=tuple(prerequisites),
     )
 
 
-def _load_check(file: Path, data: Any, args: list[Arg]) -> Check:
+def _load_check(
+    file: Path, data: Any, args: list[Arg], checkers: Mapping[str, CheckerSpec]
+) -> Check:
     """``[check]``: a checker by name and the options it declares (checkers/)."""
     chk = _Table(file, "check", data)
-    name = chk.get("checker", str, checkers.DEFAULT)
-    if name not in checkers.CHECKERS:
+    name = chk.get("checker", str, DEFAULT_CHECKER)
+    if name not in checkers:
         raise ProblemError(
             file,
             "check.checker",
-            f"unknown checker {name!r}; expected one of {sorted(checkers.CHECKERS)}",
+            f"unknown checker {name!r}; expected one of {sorted(checkers)}",
         )
-    impl = checkers.get(name)
+    impl = checkers[name]
     outputs = [a for a in args if a.role in ("output", "inout")]
     numbers: dict[str, float | None] = {}
     names: list[tuple[str, str]] = []
@@ -472,7 +495,7 @@ def _load_cases(file: Path, section: str, items: list[Any], int_names: set[str])
     return cases
 
 
-def _load_samples(path: Path) -> list[SampleSolution]:
+def _load_samples(path: Path, infer_language: InferLanguage) -> list[SampleSolution]:
     out: list[SampleSolution] = []
     for sub in ("accepted", "rejected"):
         folder = path / "solutions" / sub
@@ -483,7 +506,7 @@ def _load_samples(path: Path) -> list[SampleSolution]:
                 text = f.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            lang = languages.infer(f.name, text)
+            lang = infer_language(f.name, text)
             if lang is None:
                 continue
             if sub == "accepted":
@@ -493,7 +516,7 @@ def _load_samples(path: Path) -> list[SampleSolution]:
             out.append(
                 SampleSolution(
                     path=f,
-                    language=lang.name,
+                    language=lang,
                     expected=expected,
                     expected_message=message,
                 )

@@ -24,13 +24,13 @@ import time
 from pathlib import Path
 
 from judge.build import autotune
-from judge.grader import Progress, Stop
 from judge.problem.schema import Problem
 from judge.profile import artifact, hints, metrics, roofline, spare, tools
 from judge.profile.report import ProfileReport
 from judge.profile.toolrun import ToolRun
 from judge.results import GradeResult
 from judge.sandbox import bubblewrap
+from judge.session import Progress, Stop
 from judge.timing import measure
 from judge.verdicts import Verdict
 

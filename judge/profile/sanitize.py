@@ -19,13 +19,13 @@ from __future__ import annotations
 import logging
 import time
 
-from judge.grader import Progress, Stop
 from judge.problem import dtypes
 from judge.problem.schema import Case, Problem
 from judge.profile import artifact, sanitizer, spare, tools
 from judge.profile.report import SanitizerReport
 from judge.profile.toolrun import ToolRun
 from judge.results import GradeResult
+from judge.session import Progress, Stop
 from judge.verdicts import Verdict
 
 log = logging.getLogger(__name__)

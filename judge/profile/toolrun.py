@@ -21,7 +21,7 @@ from typing import Any
 
 from judge.build import autotune
 from judge.cases import bind_args
-from judge.grader import Progress, Session, Stop
+from judge.phases import Session
 from judge.problem.schema import Case, Problem
 from judge.sandbox import buffers, messages
 from judge.sandbox.runner_client import (
@@ -31,7 +31,7 @@ from judge.sandbox.runner_client import (
     default_limits,
     runner_env,
 )
-from judge.session import Grading
+from judge.session import Grading, Progress, Stop
 from judge.verdicts import Verdict
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import cast
 
 from judge import languages
-from judge.build import sourcecache, tritoncache
+from judge.build import cachepaths, tritoncache
 from judge.sandbox import bubblewrap, messages
 
 log = logging.getLogger(__name__)
@@ -52,7 +52,7 @@ def runner_env(device: str) -> dict[str, str]:
     # The worker's Triton cache is bound read-only on every device: a GPU runner reads it
     # (tritoncache.install_in_runner); under the interpreter nothing does, but the sandbox is the
     # same, so the CPU suite shows that a submission cannot write there.
-    env = tritoncache.runner_env()
+    env = cachepaths.runner_env()
     for lang in languages.all():  # each language's own (its interpreter or simulator on the CPU)
         env.update(lang.runner_env(device))
     return env
@@ -410,7 +410,7 @@ class RunnerClient:
             "--device",
             device,
         ]
-        shared, by_source = env.get(tritoncache.SHARED_ENV), env.get(sourcecache.ROOT_ENV)
+        shared, by_source = env.get(cachepaths.SHARED_ENV), env.get(cachepaths.ROOT_ENV)
         policy = bubblewrap.Policy(
             workdir=workdir,
             gpu=device == "cuda",

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from judge.build import cachepaths
 
 MIN_RUNS = 10
 MAX_RUNS = 200
@@ -126,8 +127,7 @@ def _persisting_l2_reset() -> Any:
 
 
 def cache_file() -> Path:
-    base = Path(os.environ.get("KERNELDOJO_CACHE", Path.home() / ".cache" / "kerneldojo"))
-    return base / "ceilings.json"
+    return cachepaths.cache_root() / "ceilings.json"
 
 
 def _time_cuda(fn: Any, reps: int = 20, flush: bool = False) -> float:

@@ -15,7 +15,7 @@ VA = ROOT / "problems" / "vector-add"
 
 def grade(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "worker.cli", "grade", *args],
+        [sys.executable, "-m", "judge.cli", "grade", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -97,7 +97,7 @@ def test_human_output_shows_progress_and_table(extra: list[str]) -> None:
 
 
 def test_language_is_inferred_from_the_registrys_suffixes(tmp_path: Path) -> None:
-    from worker.cli import infer_language
+    from judge.cli import infer_language
 
     assert infer_language(tmp_path / "x.py") == "triton"
     assert infer_language(tmp_path / "x.cu") == "cuda"
@@ -110,8 +110,8 @@ def test_language_choices_come_from_the_registry(
     from typer.testing import CliRunner
 
     from judge import languages
+    from judge.cli import app
     from tests import fake_language
-    from worker.cli import app
 
     src = tmp_path / "x.fk"
     src.write_text("pass\n")
@@ -127,3 +127,33 @@ def test_language_choices_come_from_the_registry(
         r = runner.invoke(app, ["grade", "no-such-problem", str(src), *extra])
         assert r.exit_code == 2 and "language must" not in r.output, r.output
         assert "no-such-problem" in r.output  # it got as far as looking up the problem
+
+
+# The web stack and the worker, made unimportable: what a bare GPU host with torch, triton and
+# numpy (and the CLI's typer and rich, with what they need) has.
+WITHOUT_THE_WEB = """
+import importlib.abc, runpy, sys
+GONE = {"fastapi", "starlette", "sqlmodel", "sqlalchemy", "celery", "kombu", "redis", "jinja2",
+        "alembic", "uvicorn", "psycopg", "argon2", "app", "worker"}
+class Gone(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in GONE:
+            raise ImportError(f"{name} is not installed on this host")
+sys.meta_path.insert(0, Gone())
+sys.argv = ["judge.cli", *sys.argv[1:]]
+runpy.run_module("judge.cli", run_name="__main__")
+"""
+
+
+def test_the_judge_grades_without_the_web_stack() -> None:
+    src = VA / "solutions/accepted/triton_simple.py"
+    proc = subprocess.run(
+        [sys.executable, "-c", WITHOUT_THE_WEB, "grade", "vector-add", str(src)]
+        + ["--device", "cpu", "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert json.loads(proc.stdout)["verdict"] == "accepted"

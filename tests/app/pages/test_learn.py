@@ -14,7 +14,7 @@ from app.core.config import Settings
 from app.main import create_app
 from app.models import Mode, Status, Submission, User
 from judge.problem import loader
-from judge.problem.schema import load_problem
+from judge.problem.loader import load_problem
 from tests.app.conftest import Queue, signup
 from tests.conftest import FIXTURE_PROBLEMS
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import sourcecache
+from judge.build import cachepaths, sourcecache
 
 ENTRY = "A" * 20 + "bcdef"  # a Triton cache key folder
 
@@ -115,9 +115,9 @@ def test_least_recently_used_sources_go_first(
 def test_a_runner_reads_only_the_folder_the_referee_named(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv(sourcecache.ROOT_ENV, str(tmp_path))
+    monkeypatch.setenv(cachepaths.ROOT_ENV, str(tmp_path))
     sourcecache.note_in_runner({"source_cache": "ab" * 20})
-    assert sourcecache.runner_dirs() == [str(tmp_path / ("ab" * 20))]
+    assert cachepaths.runner_dirs() == [str(tmp_path / ("ab" * 20))]
     for bad in ("../etc", "AB" * 20, 7, None):
         sourcecache.note_in_runner({"source_cache": bad})
-        assert sourcecache.runner_dirs() == []
+        assert cachepaths.runner_dirs() == []

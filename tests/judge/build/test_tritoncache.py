@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import tritoncache
+from judge.build import cachepaths, tritoncache
 from judge.sandbox import bubblewrap
 
 
@@ -94,7 +94,7 @@ def shared_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
 
     shared = tmp_path / "shared"
     shared.mkdir()
-    monkeypatch.setenv(tritoncache.SHARED_ENV, str(shared))
+    monkeypatch.setenv(cachepaths.SHARED_ENV, str(shared))
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "private"))
     yield shared
     del knobs.cache.manager_class  # back to Triton's default

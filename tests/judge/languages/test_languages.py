@@ -10,7 +10,7 @@ import pytest
 
 from judge import languages
 from judge.languages import policy
-from judge.problem.schema import load_problem
+from judge.problem.loader import load_problem
 from tests.conftest import FIXTURE_PROBLEMS
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -97,12 +97,12 @@ def bare_problem(tmp_path: Path) -> Path:
 
 def test_a_problem_without_starters_gets_generated_ones(bare_problem: Path) -> None:
     p = load_problem(bare_problem)  # starter/ is optional
-    py = p.starter("triton")
+    py = languages.require("triton").starter(p)
     assert "def solve(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor, n: int):" in py
     assert "solve_kernel[grid](a, b, c, n, BLOCK=BLOCK)" in py
     compile(py, "solution.py", "exec")
     assert policy.check_python(py) is None
-    cu = p.starter("cuda")
+    cu = languages.require("cuda").starter(p)
     assert 'extern "C" void solve(const float* a, const float* b, float* c, int n) {' in cu
     assert "int total = n;" in cu and "solve_kernel<<<blocks, threads>>>(a, b, c, n);" in cu
 
@@ -111,8 +111,10 @@ def test_a_hand_written_starter_overrides(bare_problem: Path) -> None:
     (bare_problem / "starter").mkdir()
     (bare_problem / "starter" / "solution.cu").write_text("// mine\n")
     p = load_problem(bare_problem)
-    assert p.starter("cuda") == "// mine\n"
-    assert "@triton.jit" in p.starter("triton")  # the other one is still generated
+    assert languages.require("cuda").starter(p) == "// mine\n"
+    assert "@triton.jit" in languages.require("triton").starter(
+        p
+    )  # the other one is still generated
 
 
 @pytest.mark.parametrize(
@@ -123,7 +125,9 @@ def test_generated_starters_for_the_core_problems(slug: str) -> None:
     py = languages.require("triton").generate_starter(p)
     compile(py, "solution.py", "exec")
     assert policy.check_python(py) is None
-    assert p.triton_signature().removesuffix(":").split("(")[1].rstrip(")") in py
+    assert (
+        languages.require("triton").signature(p).removesuffix(":").split("(")[1].rstrip(")") in py
+    )
     cu = languages.require("cuda").generate_starter(p)
-    assert p.cuda_signature() + " {" in cu
+    assert languages.require("cuda").signature(p) + " {" in cu
     assert ("#include <cuda_fp16.h>" in cu) == (slug == "flash-attention")

@@ -16,7 +16,7 @@ from judge import languages
 from judge.grader import grade
 from judge.languages import pallas_rules, policy
 from judge.problem import loader as problem_folders
-from judge.problem.schema import load_problem
+from judge.problem.loader import load_problem
 from tests.conftest import FIXTURE_PROBLEMS
 
 ROOT = Path(__file__).resolve().parents[3]

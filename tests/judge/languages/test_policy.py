@@ -334,7 +334,9 @@ REFUSED = [
     ("import pickle", 1, "pickle"),
     ("import marshal", 1, "marshal"),
     ("import builtins", 1, "builtins"),
-    ("from judge import rules", 1, "judge.sandbox.rules"),
+    ("from judge.sandbox import rules", 1, "judge.sandbox.rules"),
+    ("from worker import tasks", 1, "worker.tasks"),
+    ("import app.core.config", 1, "app.core.config"),
     ("import __main__", 1, "__main__"),
     ("from os import *", 1, "from os import *"),
     # sys

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from judge import languages
 from judge.problem import loader
-from judge.problem.schema import ProblemError, load_problem
+from judge.problem.loader import load_problem
+from judge.problem.schema import ProblemError
 from judge.verdicts import Verdict
 
 CORE = ["vector-add", "reduction", "softmax", "matmul", "flash-attention"]
@@ -41,8 +43,8 @@ def test_core_problems_load_with_contract_signatures() -> None:
     for slug in CORE:
         p = by_slug[slug]
         py, cu = SIGNATURES[slug]
-        assert p.triton_signature() == f"def solve({py}):"
-        assert p.cuda_signature() == cu
+        assert languages.require("triton").signature(p) == f"def solve({py}):"
+        assert languages.require("cuda").signature(p) == cu
         verdicts = {s.expected for s in p.samples}
         assert Verdict.ACCEPTED in verdicts and Verdict.WRONG_ANSWER in verdicts
         # Every language has an accepted and a rejected sample of every core problem (#19).
@@ -259,9 +261,12 @@ def test_in_place_arguments_and_checker_options(folder: Path) -> None:
     p = load_problem(folder)
     assert p.check.checker == "sorted_stable" and p.check.option("values") == "vals"
     assert [a.name for a in p.inputs] == [a.name for a in p.outputs] == ["keys", "vals"]
-    assert p.cuda_signature() == 'extern "C" void solve(unsigned int* keys, int* vals, int n)'
+    assert (
+        languages.require("cuda").signature(p)
+        == 'extern "C" void solve(unsigned int* keys, int* vals, int n)'
+    )
     (folder / "starter" / "solution.py").unlink()  # the generated starter names the roles
-    assert "in place keys [n] uint32, vals [n] int32" in p.starter("triton")
+    assert "in place keys [n] uint32, vals [n] int32" in languages.require("triton").starter(p)
 
 
 @pytest.mark.parametrize(
