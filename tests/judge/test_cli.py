@@ -147,9 +147,9 @@ runpy.run_module("judge.cli", run_name="__main__")
 
 def test_the_judge_grades_without_the_web_stack() -> None:
     src = VA / "solutions/accepted/triton_simple.py"
+    argv = ["grade", "vector-add", str(src), "--device", "cpu", "--json"]
     proc = subprocess.run(
-        [sys.executable, "-c", WITHOUT_THE_WEB, "grade", "vector-add", str(src)]
-        + ["--device", "cpu", "--json"],
+        [sys.executable, "-c", WITHOUT_THE_WEB, *argv],
         capture_output=True,
         text=True,
         cwd=ROOT,
