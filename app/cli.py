@@ -83,7 +83,7 @@ def serve(
             min=1,
             help="Web server processes (uvicorn workers). One process serves Python on one core "
             "at a time (the GIL); on a class server give it one per core "
-            "(benchmarks/results/web-load-2026-11-23.md).",
+            "(benchmarks/README.md, 'Web under load').",
         ),
     ] = 1,
 ) -> None:

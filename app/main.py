@@ -109,7 +109,7 @@ class RequestSlots:
     With more requests inside than connections, the threads of requests waiting for a
     connection can fill the thread pool while the requests holding the connections wait for
     a thread: nothing moves until the pool's 30 s timeout, then 500s. One web process and a
-    burst of log-ins did exactly that (benchmarks/results/web-load-2026-11-23.md). With at most one
+    burst of log-ins did exactly that (benchmarks/README.md, 'Web under load'). With at most one
     request per connection, and fewer requests than anyio's 40 threads, every request inside
     gets both. Static files and the long-lived progress streams (which take a connection only
     for each short poll) are not counted, nor are log-in and sign-up posts: each hashes for

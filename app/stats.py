@@ -72,7 +72,7 @@ def leaderboards(
 
     Only the columns a board shows are read (not whole rows with their source and result
     JSON): building full ORM objects for every accepted submission was most of the CPU time
-    of the leaderboard and submission pages under load (benchmarks/results/web-load-2026-11-23.md).
+    of the leaderboard and submission pages under load (benchmarks/README.md, 'Web under load').
     """
     if not problems:
         return {}

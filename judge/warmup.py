@@ -5,7 +5,7 @@ problem's reference module, the first use on this GPU of the torch ops its ``gen
 ``reference`` call (cuBLAS handles, float64 kernels), the referee's own helpers (L2 flusher,
 holding kernel, clock probe), the torch baseline and the speed-of-light ceilings (both cached per
 GPU, timing.cache_file), and the harness's kernels in the shared Triton cache. Measured on an H100
-(benchmarks/gpu-check/2026-11-25b-h100.md §4) that is 2.9 s for vector-add and 2.3 s for
+(benchmarks/README.md, 'Where grading time goes') that is 2.9 s for vector-add and 2.3 s for
 flash-attention on top of a warm grading: a learner's first submission to a problem would miss
 the latency target for no fault of theirs.
 

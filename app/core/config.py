@@ -56,7 +56,7 @@ class Settings(BaseSettings):
     # The web app's PostgreSQL connections, per web process. Sync routes run in a pool of 40
     # threads (anyio's default) and each holds a connection until its response is sent: with
     # SQLAlchemy's default 5 (+10 overflow, opened and closed per request) 200 browsing
-    # learners mostly waited on the pool (benchmarks/results/web-load-2026-11-23.md). Keep
+    # learners mostly waited on the pool (benchmarks/README.md, 'Web under load'). Keep
     # (DB_POOL_SIZE + DB_MAX_OVERFLOW) x web processes + workers below max_connections (100).
     DB_POOL_SIZE: int = 10
     DB_MAX_OVERFLOW: int = 20

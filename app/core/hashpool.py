@@ -6,7 +6,7 @@ core, across every web process: file locks), at the lowest CPU priority, so page
 and at most ``queue`` more wait per process; an attempt beyond that is
 refused at once (``PoolBusy``, answered 429) instead of queueing: under a flood from many
 addresses, which the per-address throttle cannot stop, log-ins slow down and browsing does
-not (benchmarks/results/web-load-2026-11-26.md).
+not (benchmarks/README.md, 'Web under load').
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from pathlib import Path
 from app.core import security
 
 # Hashing threads run at the lowest priority (weight 15 against a page's 1024): a hash takes
-# the CPU that pages leave unused, on every core, and pages keep their latency; measured in
-# benchmarks/results/web-load-2026-11-26.md (at nice 10 with half the cores, browsing p99 was 215 ms
-# under the flood, and a class logging in at once was refused more often).
+# the CPU that pages leave unused, on every core, and pages keep their latency (at nice 10 with
+# half the cores, browsing p99 was 215 ms under the flood, and a class logging in at once was
+# refused more often: benchmarks/README.md, 'Web under load').
 HASH_NICE = 19
 
 

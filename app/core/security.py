@@ -16,7 +16,7 @@ from argon2.exceptions import InvalidHashError, VerificationError
 # all of a small server's (hashes made with four lanes still verify: the parameters are in
 # the hash). One hash is ~0.15-0.2 s of CPU outside the GIL; a class logging in at once would
 # run dozens together and take every core from the pages being served
-# (benchmarks/results/web-load-2026-11-23.md): at most half the cores hash at a time, further
+# (benchmarks/README.md, 'Web under load'): at most half the cores hash at a time, further
 # log-ins wait their turn.
 _hasher = PasswordHasher(time_cost=3, memory_cost=65536, parallelism=1)
 TOKEN_PREFIX = "kd_"

@@ -4,7 +4,7 @@ A runner imports torch inside a read-only sandbox: where torch was installed wit
 ``__pycache__`` files, every runner compiles its sources again. On an H100 host whose torch had
 none, a runner took 6.7-7.0 s to import instead of 2.1 s, spares were not ready when
 submissions came, and vector-add's verdicts took 0.70 s (median) instead of 0.49 s
-(benchmarks/gpu-check/2026-11-26-h100.md). pip writes the bytecode when it installs (the
+(benchmarks/README.md, 'Runner start-up'). pip writes the bytecode when it installs (the
 images are built so); a GPU worker says at its start where it is missing, and how to fix it.
 """
 

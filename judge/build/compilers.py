@@ -5,7 +5,7 @@ library's own CUDA runtime (``kerneldojo_sync``): nvcc links the runtime statica
 launch errors are only visible through that copy of it. The shim is our own fixed source: it is
 compiled once per worker process and its object linked into every submission (compiling it
 again each time cost 2-3 s a submission on a CI core, about half of a CPU worker's CUDA
-grading: benchmarks/results/ci-time-2026-11-25.md).
+grading: benchmarks/README.md, 'Compile cost').
 """
 
 from __future__ import annotations

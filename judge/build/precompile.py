@@ -117,7 +117,7 @@ def _load(kernel: Any) -> None:
     """A compiled kernel's module loaded and its launcher made, as its first launch would: on
     Triton 3.6 a launcher is C code built by gcc per signature (tritoncache.py), ~0.3-0.6 s
     each; a matmul with tensor descriptors built 7 of them one after another in its first test
-    calls (1.6-1.8 s on an H100, benchmarks/gpu-check/2026-11-25c-h100.md). gcc runs in a child
+    calls (1.6-1.8 s on an H100; benchmarks/README.md, 'Compile cost'). gcc runs in a child
     process, so the threads build them side by side."""
     init = getattr(kernel, "_init_handles", None)
     if callable(init):

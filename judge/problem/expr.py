@@ -33,8 +33,8 @@ def evaluate(expr: str, env: Mapping[str, int | float]) -> int | float:
 
 
 # Parsed once per text: a grading evaluates problem.toml's few shape expressions thousands of
-# times (39 468 parses, 1.0 s of the referee's time over 16 gradings on an H100, 2026-11-25h);
-# the trees are only read.
+# times (39 468 parses, 1.0 s of the referee's time over 16 gradings on an H100:
+# benchmarks/README.md, 'Where grading time goes'); the trees are only read.
 @functools.lru_cache(maxsize=4096)
 def _parse(expr: str) -> ast.Expression:
     try:

@@ -1,7 +1,7 @@
 """Spare tool runners: a runner started under Nsight Compute or memcheck ahead of demand.
 
 Starting the runner under ncu took 14.0 of a profile's 20.7 s on an H100 (its imports and CUDA
-start-up with ncu injected: ``benchmarks/gpu-check/2026-11-25g-h100/profile-latency.log``), and
+start-up with ncu injected; benchmarks/README.md, 'Profile and sanitize spares'), and
 a sanitizer run starts one under compute-sanitizer the same way. A GPU worker keeps one runner
 started under each of ``ncu`` and ``compute-sanitizer --tool memcheck``, held by its runner pool
 (``RunnerPool.keep``), which lets them create their CUDA contexts only while nothing is being
@@ -135,7 +135,8 @@ def take(pool: Holder | None, tool: Tool, problem: Problem) -> RunnerClient | No
     if pool is None or pool.device != "cuda":
         return None
     # No kept runner may be starting its device while this run's starts or is taken: a runner
-    # under compute-sanitizer that started beside one under ncu never finished (2026-11-25h).
+    # under compute-sanitizer that started beside one under ncu never finished
+    # (benchmarks/README.md, 'Profile and sanitize spares').
     pool.settle_kept(TOOL_READY_S)  # each is closed that long after its start
     if tool.key not in _keys():
         return None

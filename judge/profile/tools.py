@@ -107,8 +107,8 @@ def sanitizer_command(tool_path: str, tool: str, log_file: str) -> list[str]:
     By default it gives up after 10 s ("No attachable process found") and the runner's CUDA
     start-up then never returns; a runner imports torch (~7 s on a fresh H100 host) and a kept
     one starts its device only when told (profile/spare.py), so 10 s was often not enough: 2 of
-    3 kept runners on a fresh host hung so (2026-11-26). Our own limits bound the wait
-    (``TOOL_READY_S``, the run's budget)."""
+    3 kept runners on a fresh host hung so (benchmarks/README.md, 'Profile and sanitize spares').
+    Our own limits bound the wait (``TOOL_READY_S``, the run's budget)."""
     argv = [
         tool_path,
         "--tool",

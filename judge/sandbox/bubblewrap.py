@@ -569,7 +569,7 @@ class Process:
         memory, its files and with them its CUDA context, and only waits for its parent to
         collect it. The sandbox's init, orphaned when bwrap dies, is collected by the host's
         init, which here and on the H100 hosts did so only 1.4-2.2 s later: every runner's
-        close waited that long for nothing (2026-11-26)."""
+        close waited that long for nothing (benchmarks/README.md, 'Runner start-up')."""
         host_ns = _pidns(os.getpid())
         pids = self.tree()
         sandbox_ns, pin = _pin_namespace(pids, host_ns)

@@ -61,7 +61,8 @@ class Guarded:
 # guard lines up with the same bytes in another's). With one pattern for all, a kernel that
 # copies what it reads past the end of an input to the same place past the end of an output (a
 # LayerNorm whose rows overrun with rstd = 0 writes beta's guard bytes into y's) left y's guard
-# byte for byte as it was: the write went unseen (H100, 2026-11-25g).
+# byte for byte as it was: the write went unseen on an H100 (benchmarks/README.md, 'Memory and
+# guard bands').
 SHIFT = 4099
 
 

@@ -4,8 +4,9 @@ bwrap's ``--die-with-parent`` is ``PR_SET_PDEATHSIG``, and Linux sends that sign
 *thread* that forked the process exits, not the process. A runner spawned by a short-lived
 thread (the pool's background refill, a tool's spare) was SIGKILLed as soon as that thread
 ended: on the H100 one spare of every grading died so, and the next grading waited for a new
-one to import torch (vector-add's verdict 1.0 s instead of 0.5 s, 2026-11-26). Starting every
-sandbox here ties it to the worker process, as ``--die-with-parent`` intends.
+one to import torch (vector-add's verdict 1.0 s instead of 0.5 s; benchmarks/README.md,
+'Runner start-up'). Starting every sandbox here ties it to the worker process, as
+``--die-with-parent`` intends.
 """
 
 from __future__ import annotations

@@ -282,7 +282,8 @@ class Bench:
             # what the GPU bracket sees (host compute before its launch), call after call, or a
             # passing stall of the host or the driver held every call of the round (an honest
             # transpose on an H100: 0.18 ms on the GPU, a 5.6 ms wall for a whole round,
-            # 2026-11-25e). A second round tells them apart: a forgery repeats.
+            # benchmarks/README.md, 'Referee timing'). A second round tells them apart: a
+            # forgery repeats.
             referee_ms = self._wall_again(key, bufs, case, flusher)
             if st.median < 0.5 * referee_ms - WALL_SLACK_MS:
                 raise Stop(

@@ -1,8 +1,8 @@
 """The GPU's clock before a timed call: read by the referee, waited for when it is down.
 
 An H100 runs its SMs at 1.98 GHz, and NVML reports 1980 MHz through a whole grading. Two things
-lower the clock that NVML's snapshots do not show (``benchmarks/clock_gate.py``, H100,
-2026-11-24):
+lower the clock that NVML's snapshots do not show (``benchmarks/clock_gate.py`` on an H100;
+benchmarks/README.md, 'Referee timing'):
 
 * *Under tensor-core load*, at once and on every call: flash-attention's calls ran at
   1.80-1.83 GHz and a 4096^3 TF32 matmul's at 1.69-1.74 GHz, whatever pause came before them

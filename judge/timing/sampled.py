@@ -4,8 +4,8 @@ Every timed call of a benchmark gets inputs drawn afresh from a secret seed, so 
 replay an earlier answer, and its outputs are checked before its time counts. With a full float64
 reference that check can cost far more than the kernel: flash-attention's reference takes ~0.1 s
 per call on an H100 (two DGEMMs and a softmax over b·h·s² scores in float64), so 24 timed calls
-spent 2.6 s of a 4.2 s grading computing expected values (benchmarks/gpu-check/2026-11-25b-h100.md
-§4) against ~60 ms of attention.
+spent 2.6 s of a 4.2 s grading computing expected values against ~60 ms of attention
+(benchmarks/README.md, 'Where grading time goes').
 
 A problem may therefore define, next to ``reference``, ::
 

@@ -28,7 +28,7 @@ RADIX = 1 << RADIX_BITS
 
 # `n` and `shift` are not specialised: Triton would compile a kernel per class of an int
 # argument (== 1, a multiple of 16, other), and the 8 shifts and the tests' sizes made 28
-# kernels where these 4 do (benchmarks/results/compile-count-2026-11-25.md). Full tiles load
+# kernels where these 4 do (benchmarks/README.md, 'Compile cost'). Full tiles load
 # without a mask, so they get 16-byte loads without knowing n % 16; the count table's rows
 # have a stride padded to a multiple of 16 (`stride`, never 1), so its scan loads are aligned.
 @triton.jit(do_not_specialize=["n", "shift"])
