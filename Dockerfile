@@ -1,6 +1,6 @@
 # KernelDojo images, one file, four targets (docker-compose.yml picks them):
 #   web         FastAPI app, no torch, no CUDA                   (non-root)
-#   worker-cpu  Celery worker grading Triton under the interpreter (compose profile `cpu`)
+#   worker-cpu  Celery worker checking correctness on the CPU, no timing (compose profile `cpu`)
 #   worker-gpu  Celery worker with CUDA torch, Triton, nvcc (all from PyPI), bubblewrap
 #   static      (internal) the browser bundle built with npm + esbuild
 #
