@@ -62,7 +62,7 @@ gpu-check:
 
 # The container stack end to end (build, up with the cpu profile, grade, restart, SIGKILL, the
 # GPU image without a GPU, stop, down); needs Docker or Podman, takes minutes (SMOKE_ARGS=--no-gpu
-# skips the GPU image), not part of `make test` or CI. Writes benchmarks/compose-smoke/.
+# skips the GPU image), not part of `make test` or CI. Writes records/<date>-<n>core-compose-smoke/.
 compose-smoke:
 	python3 scripts/compose_smoke.py $(SMOKE_ARGS)
 

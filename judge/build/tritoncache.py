@@ -12,7 +12,7 @@ next one), so without help every runner compiles, besides the submission's own k
 On an H100 host each C compile took 0.32 s: a vector add's tests launch two signatures (``n``
 becomes a constant when it is 1), so 0.63 s of a 0.79 s tests phase went to compiling launchers,
 and ``cuda_utils`` plus the holding kernel made a runner's CUDA start-up 1.5 s
-(``benchmarks/triton_jit.py``, ``benchmarks/gpu-check/2026-11-23c-h100.md``).
+(``benchmarks/triton_jit.py``; benchmarks/README.md, 'Compile cost').
 
 So the worker (trusted) keeps a Triton cache of its own (``shared_dir``), the runners read it
 through ``SharedReadCache`` (bound read-only at the same path inside the sandbox) and only write

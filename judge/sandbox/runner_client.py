@@ -66,7 +66,8 @@ IDLE_WARM_S = 0.2  # how often an idle pool lets finished spares start their dev
 IDLE_START_WINDOW_S = 0.5
 IDLE_LONG_S = 3.0
 # The longest a runner kept under a tool (profile/spare.py) is waited for: its start took 3-10 s
-# on an H100 (2026-11-25h); one that takes longer is closed and the next run starts its own.
+# on an H100 (benchmarks/README.md, 'Profile and sanitize spares'); one that takes longer is
+# closed and the next run starts its own.
 TOOL_READY_S = 60.0
 
 
@@ -86,7 +87,7 @@ def pool_size(device: str) -> int:
         # A runner takes ~6.4 s to start on a GPU host (5 s import torch, 1.4 s CUDA context)
         # and a small grading ~1.1 s: with submissions 0.5 s apart, three in flight left the
         # benchmarks of a vector add waiting 0.43 s (median) for a spare's CUDA start-up on an
-        # H100 (benchmarks/gpu-check/2026-11-23b-h100.md). Four start one every 1.6 s.
+        # H100 (benchmarks/README.md, 'Runner start-up'). Four start one every 1.6 s.
         return 4 if device == "cuda" else 1
 
 
@@ -120,9 +121,9 @@ class RunnerPool:
         if device == "cuda":
             # A spare whose imports finish during a grading would wait for the next grading's
             # end to start its CUDA context, and the grading after that would wait ~0.85 s for
-            # it (the latency suite's "sandbox_start", 2026-11-25c). Between gradings this
-            # thread lets spares start as soon as they can; gradings still settle the pool
-            # before anything is timed.
+            # it (the latency suite's "sandbox_start"; benchmarks/README.md, 'Runner start-up').
+            # Between gradings this thread lets spares start as soon as they can; gradings still
+            # settle the pool before anything is timed.
             threading.Thread(target=self._idle_warmer, name="runner-warmer", daemon=True).start()
 
     def _idle_warmer(self) -> None:
@@ -134,8 +135,8 @@ class RunnerPool:
         ``IDLE_START_WINDOW_S`` and ``IDLE_LONG_S`` after a grading only the runner handed out
         next may start its device: a start (0.6-0.9 s on an H100) begun just before a
         submission arrives is waited for before its calibration (``settle``: 0.08-0.13 s of
-        vector-add's 0.52 s verdicts 1.5 s apart, 2026-11-25h); the others start when the next
-        grading ends, or once the pool has been idle longer."""
+        vector-add's 0.52 s verdicts 1.5 s apart; benchmarks/README.md, 'Runner start-up'); the
+        others start when the next grading ends, or once the pool has been idle longer."""
         with self._lock:
             if self._busy == 0 and not self._closed.is_set():
                 idle = time.monotonic() - self._idle_since
@@ -201,8 +202,9 @@ class RunnerPool:
         submission's own work could begin."""
 
         def refill() -> None:
-            # Spawned outside the lock (~50 ms on the H100 host, 2026-11-26): the grading that
-            # took the runner settles the pool just after, and would wait for the lock.
+            # Spawned outside the lock (~50 ms on the H100 host; benchmarks/README.md, 'Runner
+            # start-up'): the grading that took the runner settles the pool just after, and
+            # would wait for the lock.
             with self._lock:
                 missing = 0 if self._closed.is_set() else self.size - len(self._ready)
             spawned: list[RunnerClient] = []
@@ -242,7 +244,8 @@ class RunnerPool:
                 self._start(client, now)
         # Runners kept under a tool start their devices one at a time: on an H100 a runner under
         # compute-sanitizer whose CUDA start-up overlapped that of one under ncu never finished
-        # it (3 of 4 fresh pools, 2026-11-25h), while each alone took 3-10 s.
+        # it (3 of 4 fresh pools), while each alone took 3-10 s (benchmarks/README.md, 'Profile
+        # and sanitize spares').
         if not self._tools_starting():
             for client in list(self._kept.values()):
                 if not client.init_sent and self._start(client, now):

@@ -26,7 +26,7 @@ TARGET_RSE = 0.005  # stop once the median is known to 0.5% (``converged``)
 # The part of the referee's floor (its gate bracket less an empty call's) that is not taken as a
 # call's time: on an H100 the floor read -2 to +5 us (p10-p90) from an honest call's own stream
 # time, for a vector add, a softmax, matmuls and SDPA (benchmarks/gate_timing.py and the judge's
-# call log in benchmarks/gpu-check/2026-11-25-h100/), so honest calls keep the runner's time.
+# call log: benchmarks/README.md, 'Referee timing'), so honest calls keep the runner's time.
 FLOOR_TOL_MS = 0.005
 FLOOR_TOL_SHARE = 0.005
 
@@ -170,8 +170,8 @@ def _measure(unit: str, again: bool = False) -> float:
     if unit == "int8":
         # Hopper's (and Ada's) tensor cores run int8 at fp8's rate, but cuBLASLt's int8 GEMM
         # reaches 911 TOPS on an H100 where its fp8 GEMM reaches 1402 and a Triton int8 kernel
-        # 1258 (2026-11-25g): torch's int8 product is not the roof. Where the GPU has fp8,
-        # its ceiling stands for int8's.
+        # 1258 (benchmarks/README.md, 'Speed-of-light ceilings'): torch's int8 product is not
+        # the roof. Where the GPU has fp8, its ceiling stands for int8's.
         try:
             best = ceiling("fp8", again=again)  # a low fp8 figure would cap int8's re-measure
         except RuntimeError:  # no fp8 tensor cores (before Hopper and Ada): int8's own figure
@@ -245,12 +245,14 @@ def ceiling(unit: str, again: bool = False) -> float:
 
     A ceiling measured while other work shared the GPU (another worker's grading, a second
     process) reads low: 169 TFLOP/s for TF32 on an H100 whose quiet figure is ~400
-    (2026-11-25g), and an honest matmul then "beat the speed of light". ``again`` measures once
-    more and keeps the larger figure: the referee does so before it calls a time impossible, so a
-    low first reading costs a re-measure, never a wrong verdict."""
+    (benchmarks/README.md, 'Speed-of-light ceilings'), and an honest matmul then "beat the speed
+    of light". ``again`` measures once more and keeps the larger figure: the referee does so
+    before it calls a time impossible, so a low first reading costs a re-measure, never a wrong
+    verdict."""
     import torch
 
-    # "v4": int8's ceiling is at least fp8's (_measure), 2026-11-25g.
+    # "v4": int8's ceiling is at least fp8's (_measure; benchmarks/README.md, 'Speed-of-light
+    # ceilings').
     key = f"{torch.cuda.get_device_name()}|torch {torch.__version__}|v4"
     path = cache_file()
 
