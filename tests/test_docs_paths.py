@@ -1,12 +1,13 @@
 """The docs name files that exist: README.md, SECURITY.md and docs/*.md, kept honest.
 
-Every backquoted word that starts with one of the code's folders (`judge/sandbox/runner.py`,
-`tests/judge/test_cli.py`, `python3 scripts/gpu_check.py --phase adversarial`) must exist, a
-folder (`app/templates/`) as a folder, and so must the name it points at inside the file: a
-test id's ``::test_name``, ``app/submissions.py:claim``, ``app/accounts.new_invite_code``. So
-must a dotted module (`python -m judge.languages.pallas_lowering`, `app.queue.enqueue`). Glob
-patterns and placeholders (`problems/*/problem.toml`, `problems/<slug>/`, `tests/judge/...`)
-are not paths. Fenced code blocks are left out: they hold commands and sketches.
+Every backquoted word that starts with one of the repository's folders
+(`judge/sandbox/runner.py`, `tests/judge/test_cli.py`, `python3 scripts/gpu_check.py --phase
+adversarial`, `records/2026-11-26-h100/README.md`) must exist, a folder (`app/templates/`) as a
+folder, and so must the name it points at inside the file: a test id's ``::test_name``,
+``app/submissions.py:claim``, ``app/accounts.new_invite_code``. So must a dotted module
+(`python -m judge.cli`, `app.queue.enqueue`). Glob patterns and placeholders
+(`problems/*/problem.toml`, `problems/<slug>/`, `tests/judge/...`) are not paths. Fenced code
+blocks are left out: they hold commands and sketches.
 """
 
 from __future__ import annotations
@@ -19,7 +20,16 @@ import pytest
 from tests.conftest import ROOT
 
 DOCS = [ROOT / "README.md", ROOT / "SECURITY.md", *sorted((ROOT / "docs").glob("*.md"))]
-FOLDERS = ("judge/", "app/", "worker/", "tests/", "scripts/", "problems/")
+FOLDERS = (
+    "judge/",
+    "app/",
+    "worker/",
+    "tests/",
+    "scripts/",
+    "problems/",
+    "benchmarks/",
+    "records/",
+)
 # `app.css` is a file name, not a module.
 SUFFIXES = {"py", "pyi", "md", "toml", "yml", "yaml", "json", "html", "css", "js", "txt", "cu"}
 
