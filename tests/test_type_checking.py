@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-CHECKED = ("worker", "app", "benchmarks", "scripts")
+CHECKED = ("judge", "app", "worker", "benchmarks", "scripts")
 
 
 def _mypy_config() -> dict[str, Any]:

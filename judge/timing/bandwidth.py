@@ -1,4 +1,4 @@
-"""Streaming kernels that measure the memory ceiling (``timing.ceiling("copy")``).
+"""Streaming kernels that measure the memory ceiling (``measure.ceiling("copy")``).
 
 torch's copy kernel is not the fastest way to move bytes on every GPU: on an H100 it reached
 2.95 TB/s where a two-reads-one-write kernel with wide blocks reached 3.09 TB/s, and a vector
