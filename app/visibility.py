@@ -1,7 +1,7 @@
 """Who sees what of a submission.
 
 The source is visible to its author, to admins, to the instructors of a class its author is
-in, and to learners who have solved the problem (``may_see_code``). Everything that can quote the source follows the same rule: a compile log
+a student of, and to learners who have solved the problem (``may_see_code``). Everything that can quote the source follows the same rule: a compile log
 quotes source lines, a traceback quotes them too, and stdout is whatever the code printed
 (``print(inspect.getsource(...))`` prints the whole file). Everyone else sees the verdict,
 per-case pass/fail, and the timings the leaderboard publishes anyway (``result_for``).
@@ -69,7 +69,8 @@ def has_solved(session: Session, user_id: int, problem: str) -> bool:
 
 def may_see_code(session: Session, viewer: User | None, sub: Submission) -> bool:
     """Your own code always; others' code once you have solved the problem; admins, and
-    instructors their classes' students', always."""
+    instructors their classes' students' (student memberships only: ``classes.teaches``),
+    always."""
     if viewer is None:
         return False
     if viewer.is_admin or viewer.id == sub.user_id:

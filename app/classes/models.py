@@ -19,6 +19,8 @@ from app.models import utcnow
 class Role(StrEnum):
     STUDENT = "student"
     INSTRUCTOR = "instructor"
+    # Asked to co-teach, not yet accepted: no rights in the class (``service.answer``).
+    INVITED = "invited"
 
 
 class Rule(StrEnum):

@@ -64,6 +64,10 @@ class JoinRequest(SQLModel):
     code: str = Field(min_length=1, max_length=64)
 
 
+class InstructorInvite(SQLModel):
+    username: str = Field(min_length=1, max_length=64)
+
+
 class ProblemRule(SQLModel):
     problem: str = Field(min_length=1, max_length=64)
     rule: Rule = Rule.CORRECTNESS

@@ -1,11 +1,15 @@
 """Courses and their members: creating, joining by invite code, the roster, and who may do what.
 
 Permissions, in one place:
-- creating a class: admins and instructors (``User.is_instructor``);
+- the instructor role (``User.is_instructor``): granted and taken away by admins only
+  (``set_instructor``); nothing a class's instructors do grants it;
+- creating a class: admins and instructors;
 - managing a class (roster, assignments, gradebook, similarity): admins, and the class's own
-  instructors (members with the instructor role; its creator is one);
-- seeing a student's code: admins, and instructors of a class that student is in
-  (``teaches``; ``app/visibility.py`` asks it).
+  instructors (members with the instructor role; its creator is one). They may invite an
+  existing instructor to co-teach (``invite``); the invited person becomes one only by
+  accepting (``answer``); only the creator or an admin removes the creator;
+- seeing a student's code: admins, and instructors of a class that person is a *student* of
+  (``teaches``; ``app/visibility.py`` asks it): a co-instructor's code stays theirs.
 """
 
 from __future__ import annotations
@@ -85,7 +89,10 @@ def join(session: Session, user: User, code: str) -> Course:
     if course is None or course.id is None:
         raise ClassError("that class invite code is not right", 404)
     assert user.id is not None
-    if membership(session, course.id, user.id) is None:
+    m = membership(session, course.id, user.id)
+    if m is not None and m.role == Role.INVITED:
+        raise ClassError("you are invited to co-teach this class: answer on your Classes page", 409)
+    if m is None:
         session.add(CourseMember(course_id=course.id, user_id=user.id, role=Role.STUDENT))
         try:
             session.commit()
@@ -106,7 +113,10 @@ def can_manage(session: Session, user: User | None, course: Course) -> bool:
 def can_view(session: Session, user: User | None, course: Course) -> bool:
     if user is None or user.id is None or course.id is None:
         return False
-    return user.is_admin or membership(session, course.id, user.id) is not None
+    if user.is_admin:
+        return True
+    m = membership(session, course.id, user.id)
+    return m is not None and m.role in (Role.STUDENT, Role.INSTRUCTOR)  # not an open invitation
 
 
 def get_course(session: Session, course_id: int, user: User | None, manage: bool = False) -> Course:
@@ -142,19 +152,23 @@ def roster(session: Session, course_id: int, role: Role | None = None) -> list[t
     if role is not None:
         q = q.where(CourseMember.role == role)
     rows = session.exec(q).all()
-    return sorted(((u, r) for u, r in rows), key=lambda t: (t[1] != Role.INSTRUCTOR, t[0].username))
+    order: dict[str, int] = {Role.INSTRUCTOR: 0, Role.INVITED: 1, Role.STUDENT: 2}
+    return sorted(((u, r) for u, r in rows), key=lambda t: (order.get(t[1], 3), t[0].username))
 
 
 def students(session: Session, course_id: int) -> list[User]:
     return [u for u, _ in roster(session, course_id, Role.STUDENT)]
 
 
-def remove_member(session: Session, course: Course, user_id: int) -> None:
-    """Take a student (or a co-instructor) off the roster; their submissions stay."""
+def remove_member(session: Session, course: Course, user_id: int, by: User) -> None:
+    """Take a student, a co-instructor or an open invitation off the roster (submissions
+    stay). The creator is removed only by themselves or an admin, never by a co-instructor."""
     assert course.id is not None
     m = membership(session, course.id, user_id)
     if m is None:
         raise ClassError("that learner is not in this class", 404)
+    if user_id == course.created_by and by.id != course.created_by and not by.is_admin:
+        raise ClassError("only the class's creator or an admin can remove its creator", 403)
     if m.role == Role.INSTRUCTOR:
         left = roster(session, course.id, Role.INSTRUCTOR)
         if len(left) <= 1:
@@ -163,20 +177,45 @@ def remove_member(session: Session, course: Course, user_id: int) -> None:
     session.commit()
 
 
-def add_instructor(session: Session, course: Course, username: str) -> User:
-    """Make an existing user a co-instructor of this class (and an instructor of the site)."""
+def invite(session: Session, course: Course, username: str) -> User:
+    """Invite an instructor (one an admin made) to co-teach; they answer (``answer``)."""
     assert course.id is not None
     who = session.exec(select(User).where(User.username == accounts.username_key(username))).first()
     if who is None or who.id is None:
         raise ClassError(f"there is no user called {username!r}", 404)
-    m = membership(session, course.id, who.id) or CourseMember(course_id=course.id, user_id=who.id)
-    m.role = Role.INSTRUCTOR
-    who.is_instructor = True
-    session.add(m)
-    session.add(who)
-    session.commit()
-    session.refresh(who)
+    if not (who.is_instructor or who.is_admin):
+        raise ClassError(
+            f"{who.username} is not an instructor: only an admin grants that role "
+            "(Admin, Instructors); then invite them again",
+            403,
+        )
+    m = membership(session, course.id, who.id)
+    if m is not None and m.role == Role.INSTRUCTOR:
+        raise ClassError(f"{who.username} already co-teaches this class", 409)
+    if m is not None and m.role == Role.STUDENT:
+        raise ClassError(f"{who.username} is a student of this class; remove them first", 409)
+    if m is None:
+        session.add(CourseMember(course_id=course.id, user_id=who.id, role=Role.INVITED))
+        session.commit()
     return who
+
+
+def answer(session: Session, course_id: int, user: User, accept: bool) -> Course:
+    """The invited user accepts (becomes an instructor of the class) or declines."""
+    assert user.id is not None
+    m = membership(session, course_id, user.id)
+    course = session.get(Course, course_id)
+    if m is None or m.role != Role.INVITED or course is None:
+        raise ClassError("there is no invitation to co-teach this class for you", 404)
+    if not accept:
+        session.delete(m)
+    elif user.is_instructor or user.is_admin:
+        m.role = Role.INSTRUCTOR
+        session.add(m)
+    else:
+        raise ClassError("only instructors co-teach: an admin grants that role", 403)
+    session.commit()
+    return course
 
 
 def my_courses(session: Session, user: User) -> list[tuple[Course, str]]:
@@ -193,13 +232,18 @@ def my_courses(session: Session, user: User) -> list[tuple[Course, str]]:
 
 
 def teaches(session: Session, instructor_id: int, student_id: int) -> bool:
-    """Whether ``instructor_id`` instructs a class that ``student_id`` is a member of."""
+    """Whether ``instructor_id`` instructs a class that ``student_id`` is a *student* of.
+
+    Only a student membership counts: a co-instructor (or an invited one) is a colleague,
+    whose code is theirs, not a learner who enrolled with the class's code."""
     mine = select(CourseMember.course_id).where(
         CourseMember.user_id == instructor_id, CourseMember.role == Role.INSTRUCTOR
     )
     row = session.exec(
         select(CourseMember.id).where(
-            CourseMember.user_id == student_id, col(CourseMember.course_id).in_(mine)
+            CourseMember.user_id == student_id,
+            CourseMember.role == Role.STUDENT,
+            col(CourseMember.course_id).in_(mine),
         )
     ).first()
     return row is not None

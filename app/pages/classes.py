@@ -12,7 +12,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 
 from app.classes import assignments, grades, service
-from app.classes.models import Course, Role
+from app.classes.models import Assignment, Course, Role
 from app.classes.schemas import CourseCreate
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import User
@@ -57,8 +57,11 @@ def dashboard(
     """Each class of the learner with its assignments: deadlines, state and their score."""
     if user is None:
         return RedirectResponse("/login?next=/classes", 303)
-    mine = []
+    mine: list[tuple[Course, str, list[tuple[Assignment, float | None, float]]]] = []
     for course, role in service.my_courses(session, user):
+        if role == Role.INVITED:  # an invitation to co-teach: answered on this page
+            mine.append((course, role, []))
+            continue
         book = grades.build(session, course, only_user=user.id) if role == Role.STUDENT else None
         row = book.row_of(user.id or 0) if book else None
         work = []
@@ -185,28 +188,52 @@ def class_page(
 def remove_member(
     course_id: int, user_id: int, request: Request, user: PageUser, session: SessionDep
 ) -> Response:
-    course = course_or_error(session, course_id, need_user(request, user), manage=True)
+    u = need_user(request, user)
+    course = course_or_error(session, course_id, u, manage=True)
     try:
-        service.remove_member(session, course, user_id)
+        service.remove_member(session, course, user_id, u)
     except service.ClassError as e:
         return back(f"/classes/{course_id}", error=str(e))
     return back(f"/classes/{course_id}", message="Removed from the class.")
 
 
 @router.post("/classes/{course_id}/instructors", dependencies=[CsrfChecked])
-def add_instructor(
+def invite_instructor(
     course_id: int,
     request: Request,
     user: PageUser,
     session: SessionDep,
     username: Annotated[str, Form()] = "",
 ) -> Response:
+    """Invite an instructor to co-teach; they accept or decline on their Classes page."""
     course = course_or_error(session, course_id, need_user(request, user), manage=True)
     try:
-        who = service.add_instructor(session, course, username[:64])
+        who = service.invite(session, course, username[:64])
     except service.ClassError as e:
         return back(f"/classes/{course_id}", error=str(e))
-    return back(f"/classes/{course_id}", message=f"{who.username} now co-teaches this class.")
+    return back(
+        f"/classes/{course_id}",
+        message=f"You invited {who.username} to co-teach; they accept on their Classes page.",
+    )
+
+
+@router.post("/classes/{course_id}/coteach", dependencies=[CsrfChecked])
+def answer_invitation(
+    course_id: int,
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    accept: Annotated[str, Form()] = "",
+) -> Response:
+    """The invited instructor's answer: ``accept=1`` co-teaches, anything else declines."""
+    u = need_user(request, user)
+    try:
+        course = service.answer(session, course_id, u, accept == "1")
+    except service.ClassError as e:
+        return back("/classes", error=str(e))
+    if accept != "1":
+        return back("/classes", message=f"You declined to co-teach {course.name}.")
+    return back(f"/classes/{course_id}", message=f"You now co-teach {course.name}.")
 
 
 @router.post("/classes/{course_id}/invite", dependencies=[CsrfChecked])

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from app.classes import assignments, boards, editorial, export, grades, service
 from app.classes.models import Assignment, Course, Rule
-from app.classes.schemas import AssignmentCreate, CourseCreate, JoinRequest
+from app.classes.schemas import AssignmentCreate, CourseCreate, InstructorInvite, JoinRequest
 from app.deps import CurrentUser, EnqueueDep, RegistryDep, SessionDep, SettingsDep
 from app.models import User
 
@@ -157,7 +157,34 @@ def remove(course_id: int, username: str, session: SessionDep, user: CurrentUser
         )
         if who is None or who.id is None:
             raise service.ClassError(f"{username!r} is not in this class", 404)
-        service.remove_member(session, course, who.id)
+        service.remove_member(session, course, who.id, user)
+    return Response(status_code=204)
+
+
+@router.post("/{course_id}/instructors", response_model=MemberOut, status_code=201)
+def invite_instructor(
+    course_id: int, data: InstructorInvite, session: SessionDep, user: CurrentUser
+) -> MemberOut:
+    """Invite an instructor (an admin grants the role) to co-teach; they answer below."""
+    with _errors():
+        course = service.get_course(session, course_id, user, manage=True)
+        who = service.invite(session, course, data.username)
+    m = service.membership(session, course_id, who.id or 0)
+    return MemberOut(username=who.username, role=m.role if m else "invited")
+
+
+@router.post("/{course_id}/invitation", response_model=CourseOut)
+def accept_invitation(course_id: int, session: SessionDep, user: CurrentUser) -> CourseOut:
+    """The invited instructor accepts: they co-teach the class from now on."""
+    with _errors():
+        course = service.answer(session, course_id, user, accept=True)
+    return _out(session, user, course, "instructor")
+
+
+@router.delete("/{course_id}/invitation", status_code=204)
+def decline_invitation(course_id: int, session: SessionDep, user: CurrentUser) -> Response:
+    with _errors():
+        service.answer(session, course_id, user, accept=False)
     return Response(status_code=204)
 
 
