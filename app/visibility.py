@@ -1,7 +1,10 @@
 """Who sees what of a submission.
 
 The source is visible to its author, to admins, to the instructors of a class its author is
-a student of, and to learners who have solved the problem (``may_see_code``). Everything that can quote the source follows the same rule: a compile log
+a student of, and to learners who have solved the problem (``may_see_code``): kernel-track
+code (Triton, CUDA, ...) only to those who solved it on the kernel track, since a one-line
+PyTorch ``torch.add`` must not unlock everyone's kernels; framework-track code to those who
+solved it on either track. The editorial follows the kernel track's rule too. Everything that can quote the source follows the same rule: a compile log
 quotes source lines, a traceback quotes them too, and stdout is whatever the code printed
 (``print(inspect.getsource(...))`` prints the whole file). Everyone else sees the verdict,
 per-case pass/fail, and the timings the leaderboard publishes anyway (``result_for``).
@@ -15,10 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import ColumnElement
 from sqlmodel import Session, col, func, select
 
 from app.classes import service as classes
 from app.models import Mode, Status, Submission, User
+from judge import languages
 
 INTERNAL_ERROR = "internal_error"
 LEARNER_INTERNAL_MESSAGE = (
@@ -30,39 +35,51 @@ HIDDEN_OUTPUT = "visible to the author and to learners who have solved this prob
 _CASE_KEYS = ("name", "passed")
 
 
-def solved_problems(session: Session, user_id: int) -> set[str]:
-    """Problems with an accepted, ranked, finished and not hidden submission of this user.
+KERNEL = "kernel"
+
+
+def track_of(language: str) -> str:
+    """A language's track (``kernel`` or ``framework``); a language this server no longer
+    knows counts as the kernel track, the stricter one."""
+    lang = languages.get(language)
+    return lang.track if lang is not None else KERNEL
+
+
+def kernel_languages() -> list[str]:
+    return [lang.name for lang in languages.all() if lang.track == KERNEL]
+
+
+def _accepted(user_id: int, track: str | None) -> list[ColumnElement[bool]]:
+    """An accepted, ranked, finished and not hidden submission of this user (on ``track``).
 
     Finished (``done``): a rejudge puts a row back in the queue with its old verdict until the
     new one is recorded, so an accepted verdict that is being rejudged away no longer counts.
     Not hidden: hiding a rule-breaking submission must take away what it unlocked.
     """
-    rows = session.exec(
-        select(Submission.problem)
-        .where(
-            Submission.user_id == user_id,
-            Submission.mode == Mode.SUBMIT,
-            Submission.verdict == "accepted",
-            Submission.status == Status.DONE,
-            col(Submission.hidden).is_(False),
-        )
-        .distinct()
-    ).all()
-    return set(rows)
+    where = [
+        col(Submission.user_id) == user_id,
+        col(Submission.mode) == Mode.SUBMIT,
+        col(Submission.verdict) == "accepted",
+        col(Submission.status) == Status.DONE,
+        col(Submission.hidden).is_(False),
+    ]
+    if track == KERNEL:
+        where.append(col(Submission.language).in_(kernel_languages()))
+    return where
 
 
-def has_solved(session: Session, user_id: int, problem: str) -> bool:
+def solved_problems(session: Session, user_id: int, track: str | None = None) -> set[str]:
+    """Problems this user has solved; with ``track="kernel"``, solved on the kernel track
+    (a PyTorch ``torch.add`` solves the framework track only)."""
+    rows = session.exec(select(Submission.problem).where(*_accepted(user_id, track)).distinct())
+    return set(rows.all())
+
+
+def has_solved(session: Session, user_id: int, problem: str, track: str | None = None) -> bool:
     n = session.exec(
         select(func.count())
         .select_from(Submission)
-        .where(
-            Submission.user_id == user_id,
-            Submission.problem == problem,
-            Submission.mode == Mode.SUBMIT,
-            Submission.verdict == "accepted",
-            Submission.status == Status.DONE,
-            col(Submission.hidden).is_(False),
-        )
+        .where(col(Submission.problem) == problem, *_accepted(user_id, track))
     ).one()
     return int(n) > 0
 
@@ -78,7 +95,10 @@ def may_see_code(session: Session, viewer: User | None, sub: Submission) -> bool
     assert viewer.id is not None
     if viewer.is_instructor and classes.teaches(session, viewer.id, sub.user_id):
         return True  # an instructor reads their students' code (app/classes/service.py)
-    return has_solved(session, viewer.id, sub.problem)
+    # Kernel-track code once you have written a kernel yourself; framework code (PyTorch)
+    # once you have solved the problem on either track.
+    kernel_code = track_of(sub.language) == KERNEL
+    return has_solved(session, viewer.id, sub.problem, KERNEL if kernel_code else None)
 
 
 def learner_message(result: dict[str, Any] | None) -> str:

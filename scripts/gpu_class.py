@@ -164,11 +164,12 @@ def run_flow(
                 late_factor=LATE_FACTOR,
                 problems=[ProblemRule(problem=problems[0], points=POINTS)],
             )
-            for data in (speed, late):
-                assignments.create(s, course, data, registry)
+            timed = assignments.create(s, course, speed, registry)
+            assignments.create(s, course, late, registry)
             flow = Flow(kind, course.id, [], problems=list(problems))
             # As the assignment page does on creating one with speed rules.
-            flow.editorial_ids = editorial.request(s, registry, prof, list(problems), kind, enqueue)
+            to_time = assignments.speed_languages(s, timed.id or 0)
+            flow.editorial_ids = editorial.request(s, registry, prof, to_time, kind, enqueue)
             say(f"class #{course.id} on {kind}: editorial runs {flow.editorial_ids or 'none'}")
             samples: dict[tuple[str, str], tuple[str, str]] = {}  # (student, problem) -> file, lang
             for name, file in STUDENTS:
@@ -212,8 +213,9 @@ def run_flow(
             for r in book.rows:
                 for col in book.columns:
                     cell = r.cells[col.key]
-                    file, lang = samples[(r.user.username, col.problem.problem)]
-                    ref = refs.get((col.problem.problem, lang))
+                    file, _lang = samples[(r.user.username, col.problem.problem)]
+                    counted = assignments.counted_languages(col.problem)
+                    ref = editorial.fastest(refs, col.problem.problem, counted)
                     ratio = cell.best_ms / ref if cell.best_ms and ref else None
                     flow.rows.append(
                         {

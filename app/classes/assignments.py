@@ -13,6 +13,7 @@ from app.classes.schemas import AssignmentCreate, Deadlines, zone
 from app.classes.service import ClassError
 from app.models import utcnow
 from app.problems import ProblemRegistry
+from judge import languages
 
 
 @dataclass
@@ -82,7 +83,12 @@ def create(
     for i, p in enumerate(data.problems):
         session.add(
             AssignmentProblem(
-                assignment_id=a.id, problem=p.problem, rule=p.rule, points=p.points, position=i
+                assignment_id=a.id,
+                problem=p.problem,
+                rule=p.rule,
+                points=p.points,
+                position=i,
+                languages=",".join(p.languages),
             )
         )
     session.commit()
@@ -123,6 +129,22 @@ def problems(session: Session, assignment_id: int) -> list[AssignmentProblem]:
             .order_by(col(AssignmentProblem.position), col(AssignmentProblem.id))
         ).all()
     )
+
+
+def counted_languages(p: AssignmentProblem) -> list[str]:
+    """The languages whose submissions count for this problem: those the instructor named,
+    else every kernel-track language (PyTorch, the framework track, only where named)."""
+    named = [x for x in p.languages.split(",") if x]
+    return named or [lang.name for lang in languages.all() if lang.track == "kernel"]
+
+
+def speed_languages(session: Session, assignment_id: int) -> dict[str, list[str]]:
+    """Problem -> the languages to time editorials in, for the speed rules of an assignment."""
+    return {
+        p.problem: counted_languages(p)
+        for p in problems(session, assignment_id)
+        if p.rule == Rule.SPEED
+    }
 
 
 def speed_problems(session: Session, course_id: int) -> list[str]:

@@ -6,13 +6,16 @@ A problem's editorial solution in a language is ``solutions/accepted/<language>_
 assignment with a speed rule, or from the assignment page) submits it as an ordinary, hidden
 submission of that instructor on the class's GPU kind: it goes through the same queue, sandbox
 and timing protocol as a student's, so the comparison is like for like. Its ``score_ms`` (the
-geometric mean of the benchmark medians) is the reference a student's ``score_ms`` in the same
-language is compared with. The CPU interpreter does not time, so a CPU class gets no runs.
+geometric mean of the benchmark medians) is a reference: a student's ``score_ms`` is compared
+with the fastest reference among the languages the assignment counts (``fastest``), so that a
+language without an editorial of its own is timed like the others, not waved through. The CPU
+interpreter does not time, so a CPU class gets no runs.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from sqlalchemy import select as sa_select
@@ -58,6 +61,14 @@ def reference_ms(
     return {(p, lang): float(ms) for p, lang, ms in rows}  # later (newer) rows win
 
 
+def fastest(
+    refs: dict[tuple[str, str], float], problem: str, counted: Iterable[str]
+) -> float | None:
+    """The fastest editorial time of ``problem`` among the ``counted`` languages, if any."""
+    times = [refs[(problem, lang)] for lang in counted if (problem, lang) in refs]
+    return min(times) if times else None
+
+
 def pending(session: Session, problem: str, gpu_kind: str, language: str) -> bool:
     """A run of this editorial is queued or being graded."""
     row = session.exec(
@@ -77,22 +88,26 @@ def request(
     session: Session,
     registry: ProblemRegistry,
     user: User,
-    problems: list[str],
+    problems: Mapping[str, Iterable[str]],
     gpu_kind: str,
     enqueue: Enqueue,
     again: bool = False,
 ) -> list[int]:
-    """Submit the editorial solutions of ``problems`` that have no timing on ``gpu_kind`` yet
-    (all of them with ``again``); returns the new submissions' ids."""
+    """Submit the editorial solutions of ``problems`` (slug -> the languages the assignment
+    counts) that have no timing on ``gpu_kind`` yet (all of them with ``again``); returns the
+    new submissions' ids."""
     if gpu_kind in UNTIMED_KINDS:
         return []
-    have = reference_ms(session, problems, gpu_kind)
+    have = reference_ms(session, list(problems), gpu_kind)
     ids: list[int] = []
-    for slug in problems:
+    for slug, counted in problems.items():
         p = registry.get(slug)
         if p is None:
             continue
+        wanted = set(counted)
         for lang in languages.all():
+            if lang.name not in wanted:
+                continue
             path = source_path(p.path, lang.name)
             if path is None or pending(session, slug, gpu_kind, lang.name):
                 continue

@@ -1,17 +1,22 @@
 """The gradebook: for each student and each problem of each assignment, the best counted
 submission's verdict, time, score and late flag, and each student's total.
 
-What counts: the student's ranked (``submit``), judged, not hidden submissions of that problem,
+What counts: the student's ranked (``submit``), judged, not hidden submissions of that problem
+in the languages the assignment counts for it (``assignments.counted_languages``: those named,
+else the kernel track's, so a PyTorch ``torch.add`` earns nothing where kernels are asked for),
 graded on the class's GPU kind, made after the assignment opened and before its due time, or
 before its hard deadline under a late policy (times the late factor). Submissions after that
 are graded as usual and shown as late, and score nothing.
 
 The score of a counted accepted submission (``cell_score``): a correctness rule gives full
-points; a speed rule gives full points at up to ``FULL_AT`` times the editorial's time (the
-judge's timing of the problem's editorial solution in the same language on the class's GPU
-kind, ``editorial.reference_ms``), falling linearly to ``FLOOR`` of the points at ``HALF_AT``
-times and staying there beyond. Without a timing (the CPU interpreter, or the editorial not
-measured yet) a speed rule falls back to correctness, and the cell says it is untimed.
+points; a speed rule gives full points at up to ``FULL_AT`` times the reference, the fastest
+editorial among the counted languages (the judge's timings of the problem's editorial
+solutions on the class's GPU kind, ``editorial.fastest``), falling linearly to ``FLOOR`` of the
+points at ``HALF_AT`` times and staying there beyond. A language without an editorial of its
+own is timed against that reference too. Only without any reference (the CPU interpreter, or
+no editorial measured yet: the same for every student) does a speed rule fall back to
+correctness, and the cell says it is untimed. The cell shows the counted submission: its
+verdict, its time, its score.
 """
 
 from __future__ import annotations
@@ -72,7 +77,7 @@ class Cell:
     points: float
     score: float = 0.0
     verdict: str | None = None  # of the counted submission; else of the newest one
-    best_ms: float | None = None  # fastest counted accepted time
+    best_ms: float | None = None  # the counted (best-scoring) submission's time, not the fastest
     late: bool = False  # the counted submission came after the due time
     untimed: bool = False  # speed rule without a timing: graded on correctness
     submission_id: int | None = None
@@ -158,7 +163,10 @@ def build(session: Session, course: Course, only_user: int | None = None) -> Gra
         row = Row(u)
         mine = by_user.get(u.id or 0, [])
         for c in columns:
-            row.cells[c.key] = _cell(c, [s for s in mine if s[2] == c.problem.problem], refs)
+            counted = assignments.counted_languages(c.problem)
+            ref = editorial.fastest(refs, c.problem.problem, counted)
+            here = [s for s in mine if s[2] == c.problem.problem and s[3] in counted]
+            row.cells[c.key] = _cell(c, here, ref)
         rows.append(row)
     return Gradebook(course, columns, rows)
 
@@ -166,32 +174,28 @@ def build(session: Session, course: Course, only_user: int | None = None) -> Gra
 def _cell(
     c: Column,
     subs: list[tuple[int, int, str, str, str | None, float | None, datetime]],
-    refs: dict[tuple[str, str], float],
+    reference: float | None,
 ) -> Cell:
     """The counted submission is the highest-scoring one (the earliest of equals); when
     nothing scores, the cell shows the newest attempt (its verdict and late flag)."""
     cell = Cell(points=c.problem.points)
     best: tuple[float, int] | None = None  # (score, -id)
     newest: tuple[int, str | None, bool] | None = None
-    for sid, _, problem, language, verdict, score_ms, created in subs:
+    for sid, _, _problem, _language, verdict, score_ms, created in subs:
         w = assignments.window(c.assignment, created)
         if created < c.assignment.opens_at:
             continue  # made before the assignment opened: not work for it
         cell.attempts += 1
         newest = (sid, verdict, w.late)
         accepted = verdict == "accepted"
-        raw, untimed = cell_score(
-            c.problem.rule, c.problem.points, accepted, score_ms, refs.get((problem, language))
-        )
+        raw, untimed = cell_score(c.problem.rule, c.problem.points, accepted, score_ms, reference)
         score = round(raw * w.factor, 2)
         if not (w.counts and accepted):
             continue
-        if score_ms is not None:
-            cell.best_ms = score_ms if cell.best_ms is None else min(cell.best_ms, score_ms)
         if score > 0 and (best is None or (score, -sid) > best):
             best = (score, -sid)
             cell.score, cell.verdict, cell.late = score, verdict, w.late
-            cell.untimed, cell.submission_id = untimed, sid
+            cell.untimed, cell.submission_id, cell.best_ms = untimed, sid, score_ms
     if best is None and newest is not None:
         cell.submission_id, cell.verdict, cell.late = newest
     return cell

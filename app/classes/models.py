@@ -75,6 +75,9 @@ class AssignmentProblem(SQLModel, table=True):
     rule: str = Field(default=Rule.CORRECTNESS, max_length=16)
     points: float = 10.0
     position: int = 0
+    # The languages whose submissions count, comma-separated; empty: every kernel-track
+    # language (``assignments.counted_languages``), so PyTorch counts only where named.
+    languages: str = Field(default="", max_length=200)
 
 
 class EditorialRun(SQLModel, table=True):

@@ -14,6 +14,7 @@ from pydantic import field_validator, model_validator
 from sqlmodel import Field, SQLModel
 
 from app.classes.models import Rule
+from judge import languages
 
 MAX_PROBLEMS = 20
 
@@ -68,10 +69,43 @@ class InstructorInvite(SQLModel):
     username: str = Field(min_length=1, max_length=64)
 
 
+TRACK_WORDS = ("kernel", "framework", "any")
+
+
+def language_names(named: list[str]) -> list[str]:
+    """Language names and the words ``kernel``, ``framework`` and ``any`` (every language of
+    that track, or every language), as language names in the registry's order; ValueError
+    naming an unknown one."""
+    known = languages.all()
+    wanted: set[str] = set()
+    for word in named:
+        word = word.strip().lower()
+        if word == "any":
+            wanted.update(lang.name for lang in known)
+        elif word in TRACK_WORDS:
+            wanted.update(lang.name for lang in known if lang.track == word)
+        elif languages.get(word) is not None:
+            wanted.add(word)
+        else:
+            raise ValueError(
+                f"unknown language {word!r}; use {', '.join(languages.names())}, "
+                "or kernel, framework or any"
+            )
+    return [lang.name for lang in known if lang.name in wanted]
+
+
 class ProblemRule(SQLModel):
     problem: str = Field(min_length=1, max_length=64)
     rule: Rule = Rule.CORRECTNESS
     points: float = Field(default=10.0, gt=0, le=1000)
+    # The languages whose submissions count (names, or kernel / framework / any); empty: the
+    # kernel track's. A speed rule compares with the fastest editorial among them.
+    languages: list[str] = Field(default_factory=list, max_length=20)
+
+    @field_validator("languages")
+    @classmethod
+    def _known_languages(cls, v: list[str]) -> list[str]:
+        return language_names(v)
 
 
 class Deadlines(SQLModel):

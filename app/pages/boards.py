@@ -53,9 +53,13 @@ def problem_board(
         raise HTTPException(404, f"There is no problem called “{slug}”.")
     kind = gpu if gpu in settings.gpu_kinds else settings.gpu_kinds[0]
     track = track if track in stats.TRACKS else "kernel"
+    # The kernel board's code needs a kernel-track acceptance (app/visibility.py).
+    solved_on = visibility.KERNEL if track == visibility.KERNEL else None
     can_see = bool(
         user
-        and (user.is_admin or (user.id and slug in visibility.solved_problems(session, user.id)))
+        and (
+            user.is_admin or (user.id and visibility.has_solved(session, user.id, slug, solved_on))
+        )
     )
     return render(
         request,

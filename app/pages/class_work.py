@@ -69,17 +69,27 @@ def create(
     include: Annotated[list[str] | None, Form()] = None,
     rule: Annotated[list[str] | None, Form()] = None,
     points: Annotated[list[str] | None, Form()] = None,
+    counted: Annotated[list[str] | None, Form(alias="languages")] = None,
 ) -> Response:
     u = need_user(request, user)
     course = course_or_error(session, course_id, u, manage=True)
     chosen = set(include or [])
-    rows = list(zip(slug or [], rule or [], points or [], strict=False))
+    slugs = slug or []
+    # One "languages" choice per row (kernel, framework, any or a language name); a form
+    # without the column counts the kernel track.
+    langs = (counted or []) + [""] * len(slugs)
+    rows = list(zip(slugs, rule or [], points or [], langs, strict=False))
     try:
         data = AssignmentCreate(
             title=title[:100],
             problems=[
-                ProblemRule(problem=s, rule=r or Rule.CORRECTNESS, points=p or "10")  # type: ignore[arg-type]
-                for s, r, p in rows
+                ProblemRule(
+                    problem=s,
+                    rule=r or Rule.CORRECTNESS,  # type: ignore[arg-type]
+                    points=p or "10",  # type: ignore[arg-type]
+                    languages=[lang[:32]] if lang else [],
+                )
+                for s, r, p, lang in rows
                 if s in chosen
             ],
             **_deadline_fields(opens_at, due_at, late_until, late_factor, timezone[:64]),
@@ -89,7 +99,7 @@ def create(
         return back(f"/classes/{course_id}", error=_first_error(e))
     except service.ClassError as e:
         return back(f"/classes/{course_id}", error=str(e))
-    speed = [p.problem for p in data.problems if p.rule == Rule.SPEED]
+    speed = assignments.speed_languages(session, a.id or 0)
     queued = editorial.request(session, registry, u, speed, course.gpu_kind, enqueue)
     note = f" Timing {len(queued)} editorial solutions for the speed score." if queued else ""
     return back(f"/classes/{course_id}/assignments/{a.id}", message="Assignment created." + note)
@@ -121,6 +131,8 @@ def assignment_page(
     book = grades.build(session, course, only_user=None if manage else u.id)
     cols = [c for c in book.columns if c.assignment.id == a.id]
     slugs = [c.problem.problem for c in cols]
+    refs = editorial.reference_ms(session, slugs, course.gpu_kind)
+    counted = {c.key: assignments.counted_languages(c.problem) for c in cols}
     pairs = (
         similarity.pairs(
             session,
@@ -145,7 +157,8 @@ def assignment_page(
         manage=manage,
         pairs=pairs,
         threshold=threshold,
-        refs=editorial.reference_ms(session, slugs, course.gpu_kind),
+        counted=counted,
+        reference={c.key: editorial.fastest(refs, c.problem.problem, counted[c.key]) for c in cols},
         untimed_kind=course.gpu_kind in editorial.UNTIMED_KINDS,
         titles={p.slug: p.title for p in registry.catalog.ordered()},
         state=assignments.state(a),
@@ -208,7 +221,7 @@ def measure(
     u = need_user(request, user)
     course = course_or_error(session, course_id, u, manage=True)
     a = _assignment(session, course, assignment_id)
-    speed = [p.problem for p in assignments.problems(session, a.id or 0) if p.rule == Rule.SPEED]
+    speed = assignments.speed_languages(session, a.id or 0)
     ids = editorial.request(session, registry, u, speed, course.gpu_kind, enqueue, again=True)
     here = f"/classes/{course_id}/assignments/{assignment_id}"
     if course.gpu_kind in editorial.UNTIMED_KINDS:

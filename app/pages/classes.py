@@ -17,6 +17,7 @@ from app.classes.schemas import CourseCreate
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import User
 from app.pages.common import CsrfChecked, PageUser, render
+from judge import languages
 
 router = APIRouter(include_in_schema=False)
 
@@ -177,6 +178,7 @@ def class_page(
         row=book.row_of(u.id or 0),
         invite_link=invite_link(request, course),
         catalog=registry.catalog.ordered(),
+        languages=languages.all(),
         state=assignments.state,
         local=assignments.local,
         message=message,

@@ -92,7 +92,11 @@ def problem_page(
     p = registry.get(slug)
     if p is None:
         raise HTTPException(404, f"There is no problem called “{slug}”.")
-    solved = bool(user and user.id and slug in visibility.solved_problems(session, user.id))
+    solved = bool(user and user.id and visibility.has_solved(session, user.id, slug))
+    # The editorial explains the kernels: it waits for a kernel-track acceptance.
+    kernel_solved = bool(
+        user and user.id and visibility.has_solved(session, user.id, slug, visibility.KERNEL)
+    )
     mine = workbench.recent(session, user, slug)
     a, n = stats.acceptance(session).get(slug, (0, 0))
     data = {
@@ -111,7 +115,7 @@ def problem_page(
         p=p,
         languages=languages.all(),
         statement=registry.catalog.statements.get(slug, ""),
-        editorial=registry.catalog.editorials.get(slug) if solved else None,
+        editorial=registry.catalog.editorials.get(slug) if kernel_solved else None,
         solved=solved,
         mine=mine,
         accepted=a,

@@ -11,7 +11,7 @@ from fastapi import APIRouter, HTTPException, Response
 from pydantic import BaseModel
 
 from app.classes import assignments, boards, editorial, export, grades, service
-from app.classes.models import Assignment, Course, Rule
+from app.classes.models import Assignment, Course
 from app.classes.schemas import AssignmentCreate, CourseCreate, InstructorInvite, JoinRequest
 from app.deps import CurrentUser, EnqueueDep, RegistryDep, SessionDep, SettingsDep
 from app.models import User
@@ -37,6 +37,7 @@ class ProblemOut(BaseModel):
     problem: str
     rule: str
     points: float
+    languages: list[str]  # whose submissions count (the kernel track's unless named)
 
 
 class AssignmentOut(BaseModel):
@@ -56,7 +57,7 @@ class CellOut(BaseModel):
     assignment_id: int
     problem: str
     verdict: str | None
-    best_ms: float | None
+    best_ms: float | None  # the counted (best-scoring) submission's time
     score: float
     points: float
     late: bool
@@ -114,7 +115,12 @@ def _assignment_out(session: SessionDep, a: Assignment) -> AssignmentOut:
         timezone=a.timezone,
         state=assignments.state(a),
         problems=[
-            ProblemOut(problem=p.problem, rule=p.rule, points=p.points)
+            ProblemOut(
+                problem=p.problem,
+                rule=p.rule,
+                points=p.points,
+                languages=assignments.counted_languages(p),
+            )
             for p in assignments.problems(session, a.id or 0)
         ],
     )
@@ -207,7 +213,7 @@ def create_assignment(
     with _errors():
         course = service.get_course(session, course_id, user, manage=True)
         a = assignments.create(session, course, data, registry)
-    speed = [p.problem for p in data.problems if p.rule == Rule.SPEED]
+    speed = assignments.speed_languages(session, a.id or 0)
     out = _assignment_out(session, a)
     out.editorial_runs = editorial.request(session, registry, user, speed, course.gpu_kind, enqueue)
     return out

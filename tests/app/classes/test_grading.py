@@ -113,7 +113,7 @@ def test_speed_rule_against_the_editorial_run(engine: Engine) -> None:
         cell = next(iter(book.rows[0].cells.values()))
         assert (cell.score, cell.untimed) == (15, False)  # 2.05x: three quarters of 20
         assert [r.user.username for r in book.rows] == ["kid"]
-    # A faster one replaces it; a CUDA one is compared with the CUDA editorial (none: untimed).
+    # A faster one replaces it.
     fast = judged(engine, "kid", NOW - timedelta(hours=1), score_ms=1.05, gpu_kind="h100")
     with Session(engine) as s:
         cell = next(
@@ -134,9 +134,8 @@ def test_editorial_requests_submit_the_fast_solutions_hidden(engine: Engine) -> 
     with Session(engine) as s:
         user = s.get(User, prof)
         assert user is not None
-        ids = editorial.request(
-            s, reg, user, ["vector-add"], "h100", lambda i, k: sent.append((i, k))
-        )
+        kernels = {"vector-add": ["triton", "cuda", "pytorch"]}  # no PyTorch editorial
+        ids = editorial.request(s, reg, user, kernels, "h100", lambda i, k, m: sent.append((i, k)))
         assert len(ids) == 2 and sorted(k for _, k in sent) == ["h100", "h100"]
         subs = [s.get(Submission, i) for i in ids]
         assert {x.language for x in subs if x} == {"triton", "cuda"}
@@ -144,8 +143,11 @@ def test_editorial_requests_submit_the_fast_solutions_hidden(engine: Engine) -> 
         src = (ROOT / "problems/vector-add/solutions/accepted/triton_fast.py").read_text()
         assert any(x and x.source == src for x in subs)
         # Pending runs are not sent twice; a CPU class gets none (no timings there).
-        assert editorial.request(s, reg, user, ["vector-add"], "h100", lambda i, k: None) == []
-        assert editorial.request(s, reg, user, ["vector-add"], "cpu", lambda i, k: None) == []
+        assert editorial.request(s, reg, user, kernels, "h100", lambda i, k, m: None) == []
+        assert editorial.request(s, reg, user, kernels, "cpu", lambda i, k, m: None) == []
+        # Only the languages the assignment counts are timed.
+        only = {"vector-add": ["pytorch"]}
+        assert editorial.request(s, reg, user, only, "a100", lambda i, k, m: None) == []
         assert len(s.exec(select(EditorialRun)).all()) == 2
 
 

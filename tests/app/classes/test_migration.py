@@ -87,3 +87,45 @@ def test_upgrade_from_the_previous_schema_keeps_users(blank_url: str) -> None:
     assert not TABLES & set(insp.get_table_names())
     assert "is_instructor" not in {col["name"] for col in insp.get_columns("user")}
     engine.dispose()
+
+
+def test_assignment_languages_upgrade_keeps_problems_on_the_kernel_track(blank_url: str) -> None:
+    """web_assignment_languages (issue 36): existing assignment problems get no named
+    languages, which means the kernel track; and the downgrade drops the column."""
+    cfg = _config(blank_url)
+    command.upgrade(cfg, "web_drafts_email")
+    engine = make_engine(blank_url)
+    with engine.begin() as c:
+        c.execute(
+            sa.text(
+                'INSERT INTO "user" (username, password_hash, is_admin, is_instructor, created_at) '
+                "VALUES ('prof', 'h', false, true, CURRENT_TIMESTAMP)"
+            )
+        )
+        c.execute(
+            sa.text(
+                "INSERT INTO course (name, term, invite_code, gpu_kind, created_by, created_at) "
+                "SELECT 'C', '', 'abcd', 'h100', id, CURRENT_TIMESTAMP FROM \"user\""
+            )
+        )
+        c.execute(
+            sa.text(
+                "INSERT INTO assignment (course_id, title, opens_at, due_at, late_factor, "
+                "timezone, created_at) SELECT id, 'w1', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, "
+                "1.0, 'UTC', CURRENT_TIMESTAMP FROM course"
+            )
+        )
+        c.execute(
+            sa.text(
+                "INSERT INTO assignmentproblem (assignment_id, problem, rule, points, position) "
+                "SELECT id, 'vector-add', 'speed', 10, 0 FROM assignment"
+            )
+        )
+    command.upgrade(cfg, "web_assignment_languages")
+    with engine.begin() as c:
+        got = c.execute(sa.text("SELECT problem, languages FROM assignmentproblem")).all()
+    assert [tuple(r) for r in got] == [("vector-add", "")]
+    command.downgrade(cfg, "web_drafts_email")
+    insp = sa.inspect(engine)
+    assert "languages" not in {col["name"] for col in insp.get_columns("assignmentproblem")}
+    engine.dispose()

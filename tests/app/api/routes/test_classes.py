@@ -11,6 +11,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
 
+from app import visibility
 from tests.class_factories import judged, user_client
 
 NOW = datetime.now(UTC).replace(microsecond=0)
@@ -240,7 +241,11 @@ def test_gradebook_counts_on_time_late_and_too_late(client: TestClient, engine: 
         "14",
     ]
     assert by_name["nobody"][1:] == ["", "", "0", "no", "", "", "0", "no", "0", "14"]
-    assert a["problems"] == [{"problem": "toy-add", "rule": "correctness", "points": 10.0}]
+    kernels = visibility.kernel_languages()  # the default: the kernel track (not PyTorch)
+    assert "triton" in kernels and "pytorch" not in kernels
+    assert a["problems"] == [
+        {"problem": "toy-add", "rule": "correctness", "points": 10.0, "languages": kernels}
+    ]
 
 
 def test_class_leaderboard_ranks_only_its_students(client: TestClient, engine: Engine) -> None:
