@@ -13,11 +13,12 @@ from fastapi.responses import PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import login_guard, submissions
 from app.api.main import api_router
-from app.core import throttle
+from app.core import hosts, throttle
 from app.core.bodylimit import BodyLimit
 from app.core.config import Settings, get_settings
 from app.core.db import make_engine
@@ -83,6 +84,12 @@ def create_app(settings: Settings | None = None, enqueue: Enqueue | None = None)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     # A NUL or non-UTF-8 byte in the URL: 400 before anything reads it.
     app.add_middleware(RejectOddUrls)
+    # A Host header outside the trusted list: 400 (app/core/hosts.py).
+    app.add_middleware(
+        TrustedHostMiddleware, allowed_hosts=hosts.trusted_hosts(settings), www_redirect=False
+    )
+    # No Location names the host the client claimed (trailing-slash redirects included).
+    app.add_middleware(hosts.RelativeRedirects)
     # Around everything, so that refusals (400, 413, 429) carry the headers too.
     app.add_middleware(SecurityHeaders)
     app.include_router(api_router, prefix="/api/v1")

@@ -68,9 +68,14 @@ class Settings(BaseSettings):
     SMTP_USERNAME: str = ""
     SMTP_PASSWORD: str = ""
     SMTP_FROM: str = ""
-    # The site's address as learners reach it, for links in mails ("https://dojo.example.edu");
-    # empty: the address of the request that asked for the mail.
+    # The site's address as learners reach it, for links in mails ("https://dojo.example.edu").
+    # Empty: reset mails are sent only to a learner on this very machine (loopback), with a
+    # link to the server's own socket; never one built from the request's Host header.
     PUBLIC_URL: str = ""
+    # Host names the site answers to (Starlette's TrustedHostMiddleware; others get a 400).
+    # Empty: PUBLIC_URL's host plus localhost and 127.0.0.1, or any host without PUBLIC_URL
+    # (app/core/hosts.py).
+    ALLOWED_HOSTS: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Settings:

@@ -9,6 +9,7 @@ each request counts against the account's and the address's throttle (``reset-*`
 from __future__ import annotations
 
 import contextlib
+import logging
 import math
 import re
 from typing import Annotated
@@ -22,13 +23,18 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from app import accounts, erase, login_guard, mail, resets
-from app.core import throttle
+from app.core import hosts, throttle
 from app.core.config import Settings
 from app.deps import SessionDep, SettingsDep
 from app.models import PasswordChange, User
 from app.pages.common import CsrfChecked, PageUser, render
 
 router = APIRouter(include_in_schema=False)
+log = logging.getLogger(__name__)
+NO_PUBLIC_URL = (
+    "Password resets by e-mail are switched off on this server until an admin sets PUBLIC_URL "
+    "(the site's address, for the links in mails). Ask an admin to reset your password."
+)
 
 # An address with one @, a dot in its domain, no spaces: enough to catch a typo; the mail
 # server is the real check.
@@ -113,6 +119,13 @@ async def forgot(
 ) -> Response:
     if not settings.smtp_configured:
         return render(request, "password_forgot.html", user, status_code=404)
+    base = hosts.mail_base(settings, request)
+    if base is None:  # the same answer for every account: nothing is looked up
+        log.error(
+            "password reset refused: PUBLIC_URL is not set, and a link built from the request's "
+            "Host header could point anywhere; set PUBLIC_URL to the site's address"
+        )
+        return render(request, "password_forgot.html", user, status_code=503, error=NO_PUBLIC_URL)
     engine = request.app.state.engine
     keys: list[throttle.Key] = [
         ("reset-ip", login_guard.client_ip(request)),
@@ -142,7 +155,6 @@ async def forgot(
     target = await run_in_threadpool(find)
     r = render(request, "password_forgot.html", user, sent=True)
     if target is not None and target.email:
-        base = (settings.PUBLIC_URL or str(request.base_url)).rstrip("/")
         link = f"{base}/password/reset?{urlencode({'token': resets.make_token(settings, target)})}"
         # After the response, so that its timing does not tell whether the account exists.
         r.background = BackgroundTask(

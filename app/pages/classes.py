@@ -43,7 +43,9 @@ def back(url: str, message: str = "", error: str = "") -> Response:
 
 
 def invite_link(request: Request, course: Course) -> str:
-    return f"{str(request.base_url).rstrip('/')}/join/{course.invite_code}"
+    """Shown to the instructor who asked; PUBLIC_URL's when set, so that it is the site's."""
+    base = request.app.state.settings.PUBLIC_URL or str(request.base_url)
+    return f"{base.rstrip('/')}/join/{course.invite_code}"
 
 
 @router.get("/classes")

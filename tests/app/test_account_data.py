@@ -134,7 +134,8 @@ def mailing(settings: Settings, inbox: tuple[Inbox, int], queue: Queue) -> Itera
             "PUBLIC_URL": "https://dojo.example.edu",
         }
     )
-    with TestClient(create_app(smtp, enqueue=queue)) as c:
+    # PUBLIC_URL's host is the trusted one (app/core/hosts.py).
+    with TestClient(create_app(smtp, enqueue=queue), base_url="https://dojo.example.edu") as c:
         yield c
 
 
