@@ -98,8 +98,11 @@ def create_admin(session: Session, username: str, password: str) -> User:
     return user
 
 
-def set_password(session: Session, user: User, password_hash: str) -> None:
-    """A new password; every session of the user ends (the caller may start a fresh one)."""
+def set_password(
+    session: Session, user: User, password_hash: str, revoke_tokens: bool = True
+) -> None:
+    """A new password; every session of the user ends (the caller may start a fresh one),
+    and every personal API token with them unless the user chose to keep theirs."""
     from app import sessions  # sessions imports nothing of ours but models
 
     assert user.id is not None
@@ -107,3 +110,5 @@ def set_password(session: Session, user: User, password_hash: str) -> None:
     session.add(user)
     session.commit()
     sessions.revoke_all(session, user.id)
+    if revoke_tokens:
+        sessions.revoke_tokens(session, user.id)

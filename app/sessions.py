@@ -4,7 +4,8 @@ The signed cookie (Starlette's SessionMiddleware) carries the user's id and a ra
 session token; the database keeps a SHA-256 of the token per live session. A request is
 logged in only while its record exists and has not expired: log-out deletes the record
 (a copied cookie stops working), a password change deletes the user's other records,
-"log out everywhere" deletes them all. One indexed read per logged-in request.
+"log out everywhere" deletes them all; the last two, and an admin's reset, revoke the user's
+personal API tokens too (``revoke_tokens``). One indexed read per logged-in request.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, delete
 
 from app.core.security import hash_token, new_csrf_token
-from app.models import User, UserSession, utcnow
+from app.models import ApiToken, User, UserSession, utcnow
 
 
 def csrf_token(request: Request) -> str:
@@ -84,6 +85,20 @@ def end(db: Session, request: Request) -> None:
         db.exec(delete(UserSession).where(col(UserSession.id) == hash_token(str(token))))
         db.commit()
     request.session.clear()
+
+
+def revoke_tokens(db: Session, user_id: int) -> int:
+    """Delete every personal API token of the user (a password change, an admin's reset, "log
+    out everywhere"): a token is a credential like a session, and outlived them before."""
+    n = db.exec(delete(ApiToken).where(col(ApiToken.user_id) == user_id)).rowcount
+    db.commit()
+    return int(n or 0)
+
+
+def wants_token_revocation(values: list[str] | None) -> bool:
+    """The "also revoke my API tokens" box: the form sends a hidden "0" and, ticked, a "1";
+    a client that sends neither gets the default, revoking."""
+    return not values or "1" in values
 
 
 def revoke_all(db: Session, user_id: int, keep: Request | None = None) -> int:

@@ -1,6 +1,7 @@
 """The password page (change one's own) and the instructor's password reset for a learner.
 
-A change or a reset ends every session of that user (``accounts.set_password``); a learner
+A change or a reset ends every session of that user (``accounts.set_password``) and revokes
+their personal API tokens (a learner changing their own password may untick that); a learner
 who changed their own password is logged in again on this browser only.
 """
 
@@ -30,9 +31,10 @@ def _rule_error(e: ValidationError) -> str:
 
 @router.get("/settings/password")
 def password_page(request: Request, user: PageUser, done: int = 0) -> Response:
+    """``done``: 1 after a change that revoked the API tokens, 2 after one that kept them."""
     if user is None:
         return RedirectResponse("/login?next=/settings/password", 303)
-    return render(request, "password.html", user, done=bool(done))
+    return render(request, "password.html", user, done=done if done in (1, 2) else 0)
 
 
 @router.post("/settings/password", dependencies=[CsrfChecked])
@@ -42,9 +44,11 @@ async def password_change(
     current_password: Annotated[str, Form()],
     new_password: Annotated[str, Form()],
     confirm_password: Annotated[str, Form()],
+    revoke_tokens: Annotated[list[str] | None, Form()] = None,
 ) -> Response:
     if user is None:
         raise HTTPException(401, "Log in first.")
+    revoke = sessions.wants_token_revocation(revoke_tokens)
 
     def again(status: int, error: str, headers: dict[str, str] | None = None) -> Response:
         r = render(request, "password.html", user, status_code=status, error=error)
@@ -69,11 +73,12 @@ async def password_change(
         with Session(engine) as db:
             me = db.get(User, user.id)
             assert me is not None
-            accounts.set_password(db, me, new_hash)  # every session ends, this one too
+            # Every session ends, this one too (and the tokens, unless the box was unticked).
+            accounts.set_password(db, me, new_hash, revoke_tokens=revoke)
             sessions.start(engine, request, me)  # ... and this browser logs in afresh
 
     await run_in_threadpool(save)
-    return RedirectResponse("/settings/password?done=1", 303)
+    return RedirectResponse(f"/settings/password?done={1 if revoke else 2}", 303)
 
 
 @router.post("/admin/users/password", dependencies=[CsrfChecked])
@@ -97,5 +102,8 @@ def admin_password_reset(
             msg = f"Password not changed: {_rule_error(e)}."
         else:
             accounts.set_password(session, who, hash_password(new_password))
-            msg = f"New password set for {who.username}; their sessions have ended."
+            msg = (
+                f"New password set for {who.username}; their sessions have ended and their "
+                "API tokens are revoked."
+            )
     return RedirectResponse(f"/admin?{urlencode({'message': msg})}", 303)

@@ -132,9 +132,17 @@ def logout(request: Request, session: SessionDep) -> Response:
 
 
 @router.post("/logout/everywhere", dependencies=[CsrfChecked])
-def logout_everywhere(request: Request, user: PageUser, session: SessionDep) -> Response:
-    """Every session of this user ends, on every browser, this one too."""
+def logout_everywhere(
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    revoke_tokens: Annotated[list[str] | None, Form()] = None,
+) -> Response:
+    """Every session of this user ends, on every browser, this one too; and, unless the box
+    "also revoke my API tokens" was unticked, every personal token."""
     if user is not None and user.id is not None:
         sessions.revoke_all(session, user.id)
+        if sessions.wants_token_revocation(revoke_tokens):
+            sessions.revoke_tokens(session, user.id)
     request.session.clear()
     return RedirectResponse("/login", status_code=303)

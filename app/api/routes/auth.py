@@ -59,11 +59,24 @@ def logout(request: Request, session: SessionDep, user: CurrentUser) -> None:
     sessions.end(session, request)
 
 
+class LogoutEverywhere(BaseModel):
+    # Personal API tokens end with the sessions unless asked otherwise.
+    revoke_tokens: bool = True
+
+
 @router.post("/logout-everywhere", status_code=204)
-def logout_everywhere(request: Request, session: SessionDep, user: CurrentUser) -> None:
-    """Ends every session of the user, this one included."""
+def logout_everywhere(
+    request: Request,
+    session: SessionDep,
+    user: CurrentUser,
+    data: LogoutEverywhere | None = None,
+) -> None:
+    """Ends every session of the user, this one included, and revokes their personal API
+    tokens (``{"revoke_tokens": false}`` keeps them)."""
     assert user.id is not None
     sessions.revoke_all(session, user.id)
+    if data is None or data.revoke_tokens:
+        sessions.revoke_tokens(session, user.id)
     request.session.clear()
 
 
