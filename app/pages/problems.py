@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -120,7 +119,9 @@ def problem_page(
         mine=mine,
         accepted=a,
         judged=n,
-        data_json=json.dumps(data).replace("</", "<\\/"),
+        # Embedded with Jinja's tojson (problem.html): every <, > and & becomes \u003c,
+        # \u003e, \u0026, so no text (a draft's "<!--<script>") can end or reopen the block.
+        data=data,
         gpu_kinds=settings.gpu_kinds,
         # Profile: Nsight Compute on a GPU worker (judge/profile/); none on the CPU.
         profiling=any(k != "cpu" for k in settings.gpu_kinds),
