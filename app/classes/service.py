@@ -25,11 +25,16 @@ from app.models import User
 
 
 class ClassError(ValueError):
-    """Refused or bad input; ``status`` is the HTTP status to answer with."""
+    """Refused or bad input; ``status`` is the HTTP status to answer with (and, for a 429,
+    ``retry_after`` the seconds to wait)."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str] | None:
+        return {"Retry-After": str(self.retry_after)} if self.retry_after else None
 
 
 def may_create(user: User) -> bool:

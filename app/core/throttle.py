@@ -46,6 +46,9 @@ POLICIES: dict[str, Policy] = {
     "login-device": Policy(free=10, base_s=1, cap_s=300, window_s=3600),
     "signup-ip": Policy(free=60, base_s=2, cap_s=600, window_s=3600),
     "invite-ip": Policy(free=5, base_s=2, cap_s=900, window_s=86400),
+    # Class invite codes typed by a logged-in learner (app/classes/codes.py), per account, on
+    # top of the address's invite-ip: an account that changes addresses is still slowed.
+    "join-user": Policy(free=10, base_s=2, cap_s=900, window_s=86400),
     # Password-reset mails, each counted as it is asked for: a few per account and per
     # address, then minutes apart, so that nobody's mailbox is flooded from here.
     "reset-user": Policy(free=3, base_s=300, cap_s=3600, window_s=86400),

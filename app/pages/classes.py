@@ -4,22 +4,26 @@ leaderboard and the similarity report are ``app/pages/class_work.py``."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable
+from typing import Annotated, TypeVar
 from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
+from sqlalchemy.engine import Engine
 
-from app.classes import assignments, grades, service
+from app.classes import assignments, codes, grades, service
 from app.classes.models import Assignment, Course, Role
 from app.classes.schemas import CourseCreate
-from app.deps import RegistryDep, SessionDep, SettingsDep
+from app.deps import EngineDep, RegistryDep, SessionDep, SettingsDep
+from app.login_guard import client_ip
 from app.models import User
 from app.pages.common import CsrfChecked, PageUser, render
 from judge import languages
 
 router = APIRouter(include_in_schema=False)
+T = TypeVar("T")
 
 
 def need_user(request: Request, user: User | None) -> User:
@@ -111,27 +115,51 @@ def create(
     return back(f"/classes/{course.id}", message="Class created; share its invite link.")
 
 
+def _guarded(request: Request, engine: Engine, user: User | None, attempt: Callable[[], T]) -> T:
+    """A code lookup under the invite-code throttle (app/classes/codes.py): 429 while locked."""
+    try:
+        return codes.guarded(engine, client_ip(request), user.id if user else None, attempt)
+    except service.ClassError as e:
+        if e.status == 429:
+            raise HTTPException(429, str(e).capitalize() + ".", headers=e.headers()) from e
+        raise
+
+
 @router.post("/classes/join", dependencies=[CsrfChecked])
 def join_by_code(
-    request: Request, user: PageUser, session: SessionDep, code: Annotated[str, Form()] = ""
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    engine: EngineDep,
+    code: Annotated[str, Form()] = "",
 ) -> Response:
     u = need_user(request, user)
     try:
-        course = service.join(session, u, code[:64])
+        course = _guarded(request, engine, u, lambda: service.join(session, u, code[:64]))
     except service.ClassError as e:
         return back("/classes", error=str(e))
     return back(f"/classes/{course.id}", message=f"You joined {course.name}.")
 
 
-@router.get("/join/{code}")
-def invite(code: str, request: Request, user: PageUser, session: SessionDep) -> Response:
-    """The invite link: a learner without an account signs up with the code filled in (and is
-    enrolled by signing up); a logged-in one confirms."""
+def _by_code(session: SessionDep, code: str) -> Course:
     course = service.by_code(session, code[:64])
     if course is None:
+        raise service.ClassError("not a class's code", 404)
+    return course
+
+
+@router.get("/join/{code}")
+def invite(
+    code: str, request: Request, user: PageUser, session: SessionDep, engine: EngineDep
+) -> Response:
+    """The invite link: a learner without an account signs up with the code filled in (and is
+    enrolled by signing up); a logged-in one confirms. Throttled like a typed code."""
+    try:
+        course = _guarded(request, engine, user, lambda: _by_code(session, code))
+    except service.ClassError as e:
         raise HTTPException(
             404, "This class invite link is not valid (any more); ask for a new one."
-        )
+        ) from e
     if user is None:
         here = quote(f"/join/{course.invite_code}")
         return RedirectResponse(f"/signup?invite={quote(course.invite_code)}&next={here}", 303)
@@ -140,10 +168,12 @@ def invite(code: str, request: Request, user: PageUser, session: SessionDep) -> 
 
 
 @router.post("/join/{code}", dependencies=[CsrfChecked])
-def invite_accept(code: str, request: Request, user: PageUser, session: SessionDep) -> Response:
+def invite_accept(
+    code: str, request: Request, user: PageUser, session: SessionDep, engine: EngineDep
+) -> Response:
     u = need_user(request, user)
     try:
-        course = service.join(session, u, code[:64])
+        course = _guarded(request, engine, u, lambda: service.join(session, u, code[:64]))
     except service.ClassError as e:
         raise HTTPException(e.status, str(e)) from e
     return back(f"/classes/{course.id}", message=f"You joined {course.name}.")

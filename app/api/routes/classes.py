@@ -7,13 +7,21 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
 
-from fastapi import APIRouter, HTTPException, Response
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel
 
-from app.classes import assignments, boards, editorial, export, grades, service
+from app.classes import assignments, boards, codes, editorial, export, grades, service
 from app.classes.models import Assignment, Course
 from app.classes.schemas import AssignmentCreate, CourseCreate, InstructorInvite, JoinRequest
-from app.deps import CurrentUser, EnqueueDep, RegistryDep, SessionDep, SettingsDep
+from app.deps import (
+    CurrentUser,
+    EngineDep,
+    EnqueueDep,
+    RegistryDep,
+    SessionDep,
+    SettingsDep,
+)
+from app.login_guard import client_ip
 from app.models import User
 
 router = APIRouter(prefix="/classes", tags=["classes"])
@@ -89,7 +97,7 @@ def _errors() -> Iterator[None]:
     try:
         yield
     except service.ClassError as e:
-        raise HTTPException(e.status, str(e)) from e
+        raise HTTPException(e.status, str(e), headers=e.headers()) from e
 
 
 def _out(session: SessionDep, user: User, course: Course, role: str) -> CourseOut:
@@ -141,9 +149,17 @@ def create(
 
 
 @router.post("/join", response_model=CourseOut)
-def join(data: JoinRequest, session: SessionDep, user: CurrentUser) -> CourseOut:
+def join(
+    data: JoinRequest, request: Request, session: SessionDep, engine: EngineDep, user: CurrentUser
+) -> CourseOut:
+    """Throttled: wrong codes count against the address and the account (classes.codes)."""
     with _errors():
-        course = service.join(session, user, data.code)
+        course = codes.guarded(
+            engine,
+            client_ip(request),
+            user.id,
+            lambda: service.join(session, user, data.code),
+        )
     return _out(session, user, course, "student")
 
 
