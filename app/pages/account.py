@@ -8,7 +8,6 @@ who changed their own password is logged in again on this browser only.
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -20,7 +19,7 @@ from app import accounts, login_guard, sessions
 from app.core.security import hash_password
 from app.deps import SessionDep
 from app.models import PasswordChange, User
-from app.pages.common import CsrfChecked, PageUser, render
+from app.pages.common import CsrfChecked, PageUser, redirect, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -83,6 +82,7 @@ async def password_change(
 
 @router.post("/admin/users/password", dependencies=[CsrfChecked])
 def admin_password_reset(
+    request: Request,
     user: PageUser,
     session: SessionDep,
     username: Annotated[str, Form()],
@@ -94,16 +94,14 @@ def admin_password_reset(
     name = accounts.username_key(username)
     who = session.exec(select(User).where(User.username == name)).first()
     if who is None:
-        msg = f"There is no learner called {name!r}."
-    else:
-        try:
-            PasswordChange(username=who.username, password=new_password)
-        except ValidationError as e:
-            msg = f"Password not changed: {_rule_error(e)}."
-        else:
-            accounts.set_password(session, who, hash_password(new_password))
-            msg = (
-                f"New password set for {who.username}; their sessions have ended and their "
-                "API tokens are revoked."
-            )
-    return RedirectResponse(f"/admin?{urlencode({'message': msg})}", 303)
+        return redirect(request, "/admin", error=f"There is no learner called {name!r}.")
+    try:
+        PasswordChange(username=who.username, password=new_password)
+    except ValidationError as e:
+        return redirect(request, "/admin", error=f"Password not changed: {_rule_error(e)}.")
+    accounts.set_password(session, who, hash_password(new_password))
+    msg = (
+        f"New password set for {who.username}; their sessions have ended and their "
+        "API tokens are revoked."
+    )
+    return redirect(request, "/admin", msg)

@@ -27,7 +27,7 @@ from app.core import hosts, throttle
 from app.core.config import Settings
 from app.deps import SessionDep, SettingsDep
 from app.models import PasswordChange, User
-from app.pages.common import CsrfChecked, PageUser, render
+from app.pages.common import CsrfChecked, PageUser, redirect, render
 
 router = APIRouter(include_in_schema=False)
 log = logging.getLogger(__name__)
@@ -42,15 +42,19 @@ EMAIL = re.compile(r"[^@\s]+@[^@\s]+\.[^@\s]+")
 
 
 @router.get("/settings/account")
-def account_page(request: Request, user: PageUser, message: str = "") -> Response:
+def account_page(request: Request, user: PageUser) -> Response:
     if user is None:
         return RedirectResponse("/login?next=/settings/account", 303)
-    return render(request, "account.html", user, message=message)
+    return render(request, "account.html", user)
 
 
 @router.post("/settings/account/email", dependencies=[CsrfChecked])
 def set_email(
-    user: PageUser, session: SessionDep, settings: SettingsDep, email: Annotated[str, Form()] = ""
+    request: Request,
+    user: PageUser,
+    session: SessionDep,
+    settings: SettingsDep,
+    email: Annotated[str, Form()] = "",
 ) -> Response:
     if user is None:
         raise HTTPException(401, "Log in first.")
@@ -66,7 +70,7 @@ def set_email(
         session.add(me)
         session.commit()
         msg = f"Password resets will be sent to {email}." if email else "E-mail address removed."
-    return RedirectResponse(f"/settings/account?{urlencode({'message': msg})}", 303)
+    return redirect(request, "/settings/account", msg)
 
 
 @router.post("/settings/account/delete", dependencies=[CsrfChecked])

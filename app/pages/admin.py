@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from typing import Annotated
-from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -14,7 +13,7 @@ from app import accounts, submissions
 from app.api.routes.tokens import issue
 from app.deps import EnqueueDep, RegistryDep, SessionDep
 from app.models import ApiToken, Mode, Scope, SiteConfigUpdate, Submission, User
-from app.pages.common import CsrfChecked, PageUser, render
+from app.pages.common import CsrfChecked, PageUser, redirect, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -68,7 +67,7 @@ def tokens_delete(token_id: int, user: PageUser, session: SessionDep) -> Respons
 
 @router.get("/admin")
 def admin_page(
-    request: Request, user: PageUser, session: SessionDep, registry: RegistryDep, message: str = ""
+    request: Request, user: PageUser, session: SessionDep, registry: RegistryDep
 ) -> Response:
     u = _need(user, admin=True)
     recent = session.exec(select(Submission).order_by(col(Submission.id).desc()).limit(30)).all()
@@ -81,21 +80,20 @@ def admin_page(
         catalog=registry.catalog,
         recent=recent,
         names=names,
-        message=message,
     )
 
 
 @router.post("/admin/reload", dependencies=[CsrfChecked])
-def admin_reload(user: PageUser, registry: RegistryDep) -> Response:
+def admin_reload(request: Request, user: PageUser, registry: RegistryDep) -> Response:
     _need(user, admin=True)
     cat = registry.reload()
-    return RedirectResponse(
-        f"/admin?message=Loaded {len(cat.problems)} problems, {len(cat.errors)} broken", 303
-    )
+    msg = f"Loaded {len(cat.problems)} problems, {len(cat.errors)} broken"
+    return redirect(request, "/admin", msg)
 
 
 @router.post("/admin/signups", dependencies=[CsrfChecked])
 def admin_signups(
+    request: Request,
     user: PageUser,
     session: SessionDep,
     signups_open: Annotated[str, Form()] = "",
@@ -111,9 +109,9 @@ def admin_signups(
         )
     except ValidationError as e:
         msg = e.errors()[0]["msg"].removeprefix("Value error, ")
-        return RedirectResponse(f"/admin?{urlencode({'message': msg})}", 303)
+        return redirect(request, "/admin", error=msg)
     accounts.apply_signup_settings(session, data)
-    return RedirectResponse("/admin?message=Sign-up settings saved", 303)
+    return redirect(request, "/admin", "Sign-up settings saved")
 
 
 @router.post("/admin/submissions/{sub_id}/rejudge", dependencies=[CsrfChecked])
@@ -145,7 +143,7 @@ def admin_hide(
 
 @router.post("/admin/problems/{slug}/rejudge", dependencies=[CsrfChecked])
 def admin_rejudge_problem(
-    slug: str, user: PageUser, session: SessionDep, enqueue: EnqueueDep
+    request: Request, slug: str, user: PageUser, session: SessionDep, enqueue: EnqueueDep
 ) -> Response:
     _need(user, admin=True)
     subs = session.exec(
@@ -154,4 +152,4 @@ def admin_rejudge_problem(
     for sub in subs:
         submissions.requeue(session, sub)
         enqueue(sub.id or 0, sub.gpu_kind, sub.mode)
-    return RedirectResponse(f"/admin?message=Re-queued {len(subs)} submissions of {slug}", 303)
+    return redirect(request, "/admin", f"Re-queued {len(subs)} submissions of {slug}")

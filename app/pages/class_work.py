@@ -96,13 +96,15 @@ def create(
         )
         a = assignments.create(session, course, data, registry)
     except ValidationError as e:
-        return back(f"/classes/{course_id}", error=_first_error(e))
+        return back(request, f"/classes/{course_id}", error=_first_error(e))
     except service.ClassError as e:
-        return back(f"/classes/{course_id}", error=str(e))
+        return back(request, f"/classes/{course_id}", error=str(e))
     speed = assignments.speed_languages(session, a.id or 0)
     queued = editorial.request(session, registry, u, speed, course.gpu_kind, enqueue)
     note = f" Timing {len(queued)} editorial solutions for the speed score." if queued else ""
-    return back(f"/classes/{course_id}/assignments/{a.id}", message="Assignment created." + note)
+    return back(
+        request, f"/classes/{course_id}/assignments/{a.id}", message="Assignment created." + note
+    )
 
 
 def _assignment(session: SessionDep, course: Course, assignment_id: int) -> Assignment:
@@ -121,8 +123,6 @@ def assignment_page(
     session: SessionDep,
     registry: RegistryDep,
     threshold: float = similarity.DEFAULT_THRESHOLD,
-    message: str = "",
-    error: str = "",
 ) -> Response:
     u = need_user(request, user)
     course = course_or_error(session, course_id, u)
@@ -164,8 +164,6 @@ def assignment_page(
         state=assignments.state(a),
         local=assignments.local,
         local_input=assignments.local_input,
-        message=message,
-        error=error,
     )
 
 
@@ -192,9 +190,9 @@ def retime(
             **_deadline_fields(opens_at, due_at, late_until, late_factor, timezone[:64])
         )
     except ValidationError as e:
-        return back(here, error=_first_error(e))
+        return back(request, here, error=_first_error(e))
     assignments.retime(session, a, data)
-    return back(here, message="Deadlines saved; the grades follow them.")
+    return back(request, here, message="Deadlines saved; the grades follow them.")
 
 
 @router.post("/classes/{course_id}/assignments/{assignment_id}/delete", dependencies=[CsrfChecked])
@@ -203,7 +201,9 @@ def delete(
 ) -> Response:
     course = course_or_error(session, course_id, need_user(request, user), manage=True)
     assignments.delete(session, _assignment(session, course, assignment_id))
-    return back(f"/classes/{course_id}", message="Assignment deleted (submissions are kept).")
+    return back(
+        request, f"/classes/{course_id}", message="Assignment deleted (submissions are kept)."
+    )
 
 
 @router.post(
@@ -225,8 +225,10 @@ def measure(
     ids = editorial.request(session, registry, u, speed, course.gpu_kind, enqueue, again=True)
     here = f"/classes/{course_id}/assignments/{assignment_id}"
     if course.gpu_kind in editorial.UNTIMED_KINDS:
-        return back(here, error="This class grades on the CPU interpreter, which does not time.")
-    return back(here, message=f"{len(ids)} editorial runs queued on {course.gpu_kind}.")
+        return back(
+            request, here, error="This class grades on the CPU interpreter, which does not time."
+        )
+    return back(request, here, message=f"{len(ids)} editorial runs queued on {course.gpu_kind}.")
 
 
 @router.get("/classes/{course_id}/gradebook")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Annotated, TypeVar
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
@@ -19,7 +19,7 @@ from app.classes.schemas import CourseCreate
 from app.deps import EngineDep, RegistryDep, SessionDep, SettingsDep
 from app.login_guard import client_ip
 from app.models import User
-from app.pages.common import CsrfChecked, PageUser, render
+from app.pages.common import CsrfChecked, PageUser, redirect, render
 from judge import languages
 
 router = APIRouter(include_in_schema=False)
@@ -41,9 +41,9 @@ def course_or_error(
         raise HTTPException(e.status, str(e)) from e
 
 
-def back(url: str, message: str = "", error: str = "") -> Response:
-    q = {k: v for k, v in (("message", message), ("error", error)) if v}
-    return RedirectResponse(f"{url}?{urlencode(q)}" if q else url, 303)
+def back(request: Request, url: str, message: str = "", error: str = "") -> Response:
+    """Back to a class page with a notice, through the session (never ``?message=``)."""
+    return redirect(request, url, message, error)
 
 
 def invite_link(request: Request, course: Course) -> str:
@@ -58,8 +58,6 @@ def dashboard(
     user: PageUser,
     session: SessionDep,
     settings: SettingsDep,
-    message: str = "",
-    error: str = "",
 ) -> Response:
     """Each class of the learner with its assignments: deadlines, state and their score."""
     if user is None:
@@ -87,8 +85,6 @@ def dashboard(
         gpu_kinds=settings.gpu_kinds,
         state=assignments.state,
         local=assignments.local,
-        message=message,
-        error=error,
     )
 
 
@@ -107,12 +103,14 @@ def create(
         data = CourseCreate(name=name[:100], term=term[:60], gpu_kind=gpu_kind[:32] or None)
         course = service.create_course(session, u, data, settings.gpu_kinds)
     except ValidationError as e:
-        return back("/classes", error=str(e.errors()[0]["msg"]).removeprefix("Value error, "))
+        return back(
+            request, "/classes", error=str(e.errors()[0]["msg"]).removeprefix("Value error, ")
+        )
     except service.ClassError as e:
         if e.status == 403:
             raise HTTPException(403, str(e)) from e
-        return back("/classes", error=str(e))
-    return back(f"/classes/{course.id}", message="Class created; share its invite link.")
+        return back(request, "/classes", error=str(e))
+    return back(request, f"/classes/{course.id}", message="Class created; share its invite link.")
 
 
 def _guarded(request: Request, engine: Engine, user: User | None, attempt: Callable[[], T]) -> T:
@@ -137,8 +135,8 @@ def join_by_code(
     try:
         course = _guarded(request, engine, u, lambda: service.join(session, u, code[:64]))
     except service.ClassError as e:
-        return back("/classes", error=str(e))
-    return back(f"/classes/{course.id}", message=f"You joined {course.name}.")
+        return back(request, "/classes", error=str(e))
+    return back(request, f"/classes/{course.id}", message=f"You joined {course.name}.")
 
 
 def _by_code(session: SessionDep, code: str) -> Course:
@@ -176,7 +174,7 @@ def invite_accept(
         course = _guarded(request, engine, u, lambda: service.join(session, u, code[:64]))
     except service.ClassError as e:
         raise HTTPException(e.status, str(e)) from e
-    return back(f"/classes/{course.id}", message=f"You joined {course.name}.")
+    return back(request, f"/classes/{course.id}", message=f"You joined {course.name}.")
 
 
 @router.get("/classes/{course_id}")
@@ -186,8 +184,6 @@ def class_page(
     user: PageUser,
     session: SessionDep,
     registry: RegistryDep,
-    message: str = "",
-    error: str = "",
 ) -> Response:
     u = need_user(request, user)
     course = course_or_error(session, course_id, u)
@@ -213,8 +209,6 @@ def class_page(
         languages=languages.all(),
         state=assignments.state,
         local=assignments.local,
-        message=message,
-        error=error,
     )
 
 
@@ -227,8 +221,8 @@ def remove_member(
     try:
         service.remove_member(session, course, user_id, u)
     except service.ClassError as e:
-        return back(f"/classes/{course_id}", error=str(e))
-    return back(f"/classes/{course_id}", message="Removed from the class.")
+        return back(request, f"/classes/{course_id}", error=str(e))
+    return back(request, f"/classes/{course_id}", message="Removed from the class.")
 
 
 @router.post("/classes/{course_id}/instructors", dependencies=[CsrfChecked])
@@ -244,8 +238,9 @@ def invite_instructor(
     try:
         who = service.invite(session, course, username[:64])
     except service.ClassError as e:
-        return back(f"/classes/{course_id}", error=str(e))
+        return back(request, f"/classes/{course_id}", error=str(e))
     return back(
+        request,
         f"/classes/{course_id}",
         message=f"You invited {who.username} to co-teach; they accept on their Classes page.",
     )
@@ -264,17 +259,19 @@ def answer_invitation(
     try:
         course = service.answer(session, course_id, u, accept == "1")
     except service.ClassError as e:
-        return back("/classes", error=str(e))
+        return back(request, "/classes", error=str(e))
     if accept != "1":
-        return back("/classes", message=f"You declined to co-teach {course.name}.")
-    return back(f"/classes/{course_id}", message=f"You now co-teach {course.name}.")
+        return back(request, "/classes", message=f"You declined to co-teach {course.name}.")
+    return back(request, f"/classes/{course_id}", message=f"You now co-teach {course.name}.")
 
 
 @router.post("/classes/{course_id}/invite", dependencies=[CsrfChecked])
 def new_invite(course_id: int, request: Request, user: PageUser, session: SessionDep) -> Response:
     course = course_or_error(session, course_id, need_user(request, user), manage=True)
     service.new_invite(session, course)
-    return back(f"/classes/{course_id}", message="New invite code; the old link no longer works.")
+    return back(
+        request, f"/classes/{course_id}", message="New invite code; the old link no longer works."
+    )
 
 
 @router.post("/admin/instructors", dependencies=[CsrfChecked])
@@ -291,6 +288,6 @@ def admin_instructor(
     try:
         who = service.set_instructor(session, username[:64], revoke != "1")
     except service.ClassError as e:
-        return back("/admin", message=str(e))
+        return back(request, "/admin", message=str(e))
     state = "is now" if who.is_instructor else "is no longer"
-    return back("/admin", message=f"{who.username} {state} an instructor.")
+    return back(request, "/admin", message=f"{who.username} {state} an instructor.")

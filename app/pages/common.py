@@ -1,4 +1,5 @@
-"""What every HTML page needs: the Jinja2 environment, the logged-in user, CSRF on forms."""
+"""What every HTML page needs: the Jinja2 environment, the logged-in user, CSRF on forms,
+notices carried to the next page in the session (``flash``)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, Form, HTTPException, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
 from sqlmodel import Session
 
@@ -80,9 +81,28 @@ def check_csrf(
 CsrfChecked = Depends(check_csrf)
 
 
+FLASH = "flash"
+
+
+def flash(request: Request, message: str = "", error: str = "") -> None:
+    """A notice for the next page this browser renders, kept in the signed session cookie:
+    a notice in the URL (``?message=``) would let any link put its text on the site."""
+    if message or error:
+        request.session[FLASH] = {"message": message[:500], "error": error[:500]}
+
+
+def redirect(request: Request, url: str, message: str = "", error: str = "") -> RedirectResponse:
+    """303 to ``url`` (a path), carrying a notice through the session (``flash``)."""
+    flash(request, message, error)
+    return RedirectResponse(url, 303)
+
+
 def render(
     request: Request, name: str, user: User | None, status_code: int = 200, **ctx: Any
 ) -> HTMLResponse:
+    notes = request.session.pop(FLASH, None) or {}  # shown once, on the next page rendered
+    for key in ("message", "error"):
+        ctx.setdefault(key, str(notes.get(key) or ""))
     ctx.update(
         request=request,
         user=user,
