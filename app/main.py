@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from functools import partial
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -18,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app import login_guard, submissions
 from app.api.main import api_router
+from app.api.routes.submissions import POLL_S, progress_row
 from app.core import hosts, throttle
 from app.core.bodylimit import BodyLimit
 from app.core.config import Settings, get_settings
@@ -29,7 +31,7 @@ from app.pages import errors
 from app.pages import router as pages_router
 from app.problems import ProblemRegistry
 from app.queue import Enqueue
-from app.streams import StreamSlots
+from app.streams import SharedPoll, StreamSlots
 
 log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
@@ -68,7 +70,11 @@ def create_app(settings: Settings | None = None, enqueue: Enqueue | None = None)
     )
     app.state.registry = ProblemRegistry(settings.PROBLEMS_DIR)
     app.state.enqueue = enqueue if enqueue is not None else celery_enqueue
-    app.state.streams = StreamSlots(settings.SSE_MAX_TOTAL, settings.SSE_MAX_PER_CLIENT)
+    app.state.streams = StreamSlots(
+        settings.SSE_MAX_TOTAL, settings.SSE_MAX_PER_CLIENT, settings.SSE_MAX_PER_SUBMISSION
+    )
+    # One read per submission and POLL_S, shared by its streams (app/streams.py).
+    app.state.polls = SharedPoll(partial(progress_row, app.state.engine), POLL_S)
     app.state.hash_pool = HashPool()
     app.add_middleware(
         SessionMiddleware,

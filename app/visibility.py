@@ -108,9 +108,14 @@ def learner_message(result: dict[str, Any] | None) -> str:
 
 def message_for(sub: Submission, *, code: bool, admin: bool) -> str:
     """The verdict's message as this viewer may see it."""
-    if sub.verdict == INTERNAL_ERROR and not admin:
-        return learner_message(sub.result)
-    return sub.message if code else ""
+    return shown_message(sub.verdict, sub.message, learner_message(sub.result), code, admin)
+
+
+def shown_message(verdict: str | None, message: str, learner: str, code: bool, admin: bool) -> str:
+    """``message_for`` from the row's parts (the progress stream reads them once for all)."""
+    if verdict == INTERNAL_ERROR and not admin:
+        return learner
+    return message if code else ""
 
 
 def result_for(result: dict[str, Any] | None, *, code: bool, admin: bool) -> dict[str, Any] | None:

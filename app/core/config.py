@@ -41,9 +41,11 @@ class Settings(BaseSettings):
     # room for a source in JSON (escapes) with its other fields. Set the proxy's limit likewise.
     MAX_BODY_BYTES: int = 0
     SUBMISSIONS_PER_MINUTE: int = 10
-    # Live-progress streams (app/streams.py): per web process, per client, and how long one lasts.
+    # Live-progress streams (app/streams.py): per web process, per client, per submission, and
+    # how long one lasts. Logged-in viewers only; the others poll.
     SSE_MAX_TOTAL: int = 200
     SSE_MAX_PER_CLIENT: int = 4
+    SSE_MAX_PER_SUBMISSION: int = 8
     SSE_MAX_S: float = 300.0
     # A submission `running` with no heartbeat for this long is re-queued by the sweeper.
     STUCK_AFTER_S: float = 120.0

@@ -37,7 +37,7 @@ from app.models import (
     SubmissionPublic,
     User,
 )
-from app.streams import StreamSlots
+from app.streams import SharedPoll, StreamSlots
 
 router = APIRouter(prefix="/submissions", tags=["submissions"])
 POLL_S = 0.25
@@ -192,20 +192,22 @@ def get_profile_report(
     )
 
 
-def access(engine: Engine, request: Request, sub_id: int) -> tuple[bool, bool] | None:
-    """(may see the code, is an admin) for this request's viewer; None if no such submission."""
+def access(engine: Engine, request: Request, sub_id: int) -> tuple[bool, bool, bool] | None:
+    """(logged in, may see the code, is an admin) for this request's viewer; None if no such
+    submission."""
     with Session(engine) as s:
         sub = s.get(Submission, sub_id)
         if sub is None:
             return None
         viewer = get_optional_user(request, s)
-        return visibility.may_see_code(s, viewer, sub), bool(viewer and viewer.is_admin)
+        code = visibility.may_see_code(s, viewer, sub)
+        return viewer is not None, code, bool(viewer and viewer.is_admin)
 
 
-def snapshot(
-    engine: Engine, sub_id: int, code: bool = False, admin: bool = False
-) -> dict[str, Any] | None:
-    """What the progress stream shows: status, the latest stage, the queue position, the verdict."""
+def progress_row(engine: Engine, sub_id: int) -> dict[str, Any] | None:
+    """One read of what the progress streams show, shared by all of a submission's streams
+    (``app/streams.py``): status, the latest stage, the queue position, the verdict, and both
+    forms of its message (``view`` picks the viewer's)."""
     with Session(engine) as s:
         sub = s.get(Submission, sub_id)
         if sub is None:
@@ -220,8 +222,20 @@ def snapshot(
             ev["stage"] = "done"
             ev["verdict"] = sub.verdict
             ev["score_ms"] = sub.score_ms
-            ev["message"] = visibility.message_for(sub, code=code, admin=admin)
+            ev[_MESSAGES] = (sub.message, visibility.learner_message(sub.result))
         return ev
+
+
+_MESSAGES = "_messages"  # (the message, the learner's message): never sent as such
+
+
+def view(row: dict[str, Any], code: bool, admin: bool) -> dict[str, Any]:
+    """A shared read as this viewer may see it."""
+    ev = {k: v for k, v in row.items() if k != _MESSAGES}
+    if _MESSAGES in row:
+        message, learner = row[_MESSAGES]
+        ev["message"] = visibility.shown_message(ev.get("verdict"), message, learner, code, admin)
+    return ev
 
 
 @router.get("/{sub_id}/events")
@@ -230,33 +244,41 @@ async def submission_events(
 ) -> EventSourceResponse:
     """Server-sent events: one ``progress`` event per change, then ``done`` with the verdict.
 
-    Capped (``app/streams.py``): over a cap, 429; after SSE_MAX_S, a ``timeout`` event ends
-    the stream. Either way the client polls ``GET /api/v1/submissions/{id}`` instead.
+    For logged-in viewers (others: 401, and they poll). Capped (``app/streams.py``): over a
+    cap, 429; after SSE_MAX_S, a ``timeout`` event ends the stream. Either way the client
+    polls ``GET /api/v1/submissions/{id}`` instead. A submission's streams share one database
+    read per POLL_S (``SharedPoll``).
     """
     seen = await run_in_threadpool(access, engine, request, sub_id)
     if seen is None:
         raise HTTPException(404, "no such submission")
-    code, admin = seen
+    logged_in, code, admin = seen
+    if not logged_in:
+        raise HTTPException(401, "live progress is for logged-in viewers; poll the submission")
     slots: StreamSlots = request.app.state.streams
+    polls: SharedPoll = request.app.state.polls
     client = request.client.host if request.client else "?"
-    refused = slots.acquire(client)
+    refused = slots.acquire(client, sub_id)
     if refused:
         raise HTTPException(429, refused, headers={"Retry-After": "10"})
+    polls.join(sub_id)
     deadline = time.monotonic() + settings.SSE_MAX_S
     held = [True]
 
     def release() -> None:  # once, from whichever ends first: the stream or the response
         if held[0]:
             held[0] = False
-            slots.release(client)
+            slots.release(client, sub_id)
+            polls.leave(sub_id)
 
     async def stream() -> AsyncIterator[dict[str, str]]:
         try:
             last = None
             while not await request.is_disconnected():
-                ev = await run_in_threadpool(snapshot, engine, sub_id, code, admin)
-                if ev is None:
+                row = await polls.get(sub_id)
+                if row is None:
                     return
+                ev = view(row, code, admin)
                 data = json.dumps(ev, sort_keys=True)
                 if data != last:
                     last = data
