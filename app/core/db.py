@@ -8,11 +8,16 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlmodel import create_engine
 
 from app.core.inputs import guard_engine
 
 log = logging.getLogger(__name__)
+# The database unreachable rather than a query gone wrong: refused or cut connections, SQLite
+# locked past its busy timeout, no pooled connection free in time. Answered 503 (pages/errors).
+UNAVAILABLE = (OperationalError, InterfaceError, PoolTimeout)
 ALEMBIC_INI = Path(__file__).resolve().parents[2] / "alembic.ini"
 
 

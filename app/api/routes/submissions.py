@@ -19,6 +19,7 @@ from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
 from app import profile_view, submissions, visibility
+from app.core import db
 from app.deps import (
     CurrentUser,
     EngineDep,
@@ -262,6 +263,7 @@ async def submission_events(
     if refused:
         raise HTTPException(429, refused, headers={"Retry-After": "10"})
     polls.join(sub_id)
+    poll_url = f"/api/v1/submissions/{sub_id}"
     deadline = time.monotonic() + settings.SSE_MAX_S
     held = [True]
 
@@ -275,7 +277,11 @@ async def submission_events(
         try:
             last = None
             while not await request.is_disconnected():
-                row = await polls.get(sub_id)
+                try:
+                    row = await polls.get(sub_id)
+                except db.UNAVAILABLE:  # the database is down: the page polls (and waits)
+                    yield {"event": "timeout", "data": json.dumps({"poll": poll_url})}
+                    return
                 if row is None:
                     return
                 ev = view(row, code, admin)
@@ -287,20 +293,14 @@ async def submission_events(
                 if ev["status"] == Status.DONE:
                     return
                 if time.monotonic() > deadline:
-                    yield {
-                        "event": "timeout",
-                        "data": json.dumps({"poll": f"/api/v1/submissions/{sub_id}"}),
-                    }
+                    yield {"event": "timeout", "data": json.dumps({"poll": poll_url})}
                     return
                 with anyio.move_on_after(POLL_S):
                     await stopping.wait()
                 if stopping.is_set():
                     # The server is stopping (Ctrl-C): end the response properly, telling
                     # the client to poll, rather than leaving it cut mid-stream.
-                    yield {
-                        "event": "timeout",
-                        "data": json.dumps({"poll": f"/api/v1/submissions/{sub_id}"}),
-                    }
+                    yield {"event": "timeout", "data": json.dumps({"poll": poll_url})}
                     return
         finally:
             release()
