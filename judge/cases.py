@@ -21,7 +21,7 @@ from judge.problem import dtypes, loader
 from judge.problem.schema import Case, Problem
 from judge.profile.findings import Findings
 from judge.results import CaseResult
-from judge.sandbox import buffers, guards, messages
+from judge.sandbox import buffers, cpuwait, guards, messages
 from judge.sandbox.channel import Channel
 from judge.session import Grading, Stop
 from judge.timing import sampled
@@ -189,7 +189,7 @@ class Cases:
                 f"the first call at new sizes did not return within the compile limit "
                 f"({compile_s:.0f} s) plus the call limit ({lim.call_s:.0f} s): compiling "
                 "(Triton's JIT, torch.compile) and autotuning count against the compile limit, "
-                "the kernel's own run against the call limit",
+                f"the kernel's own run against the call limit{cpuwait.note(self.ch.waited_s)}",
             ) from e
         if self.first_call:  # mostly the JIT compile of a Triton kernel
             self.g.phase("first_launch", t0)

@@ -16,6 +16,7 @@ from typing import Any
 from judge import device, languages
 from judge.problem.schema import Problem
 from judge.results import GradeResult
+from judge.sandbox import cpuwait
 from judge.verdicts import Verdict
 
 Progress = Callable[[dict[str, Any]], None]
@@ -52,6 +53,7 @@ class Grading:
         )
         self.lang: languages.Language = languages.default()  # grader's validate_source sets it
         self.deadline = time.monotonic() + problem.limits.total_s
+        self.cpu_waited_s = 0.0  # what the deadline moved on by (``waited_for_cpu``)
         # False: the tests stop at the first failing case (a check of declared verdicts needs
         # no more; a learner is told how many cases failed).
         self.all_cases = True
@@ -69,6 +71,16 @@ class Grading:
             yield
         finally:
             self.phase(name, t0)
+
+    def waited_for_cpu(self, seconds: float) -> None:
+        """On the CPU device, a runner waited ``seconds`` for a CPU that its limit did not count
+        (sandbox/cpuwait.py): the whole grading's deadline moves on by as much, within
+        ``cpuwait.MAX_STRETCH`` times ``total_s``."""
+        cap = (cpuwait.MAX_STRETCH - 1.0) * self.problem.limits.total_s
+        more = min(seconds, cap - self.cpu_waited_s)
+        if more > 0.0:
+            self.cpu_waited_s += more
+            self.deadline += more
 
     def left(self, limit: float) -> float:
         """``limit``, or less where the whole grading's time runs out first (never under 1 s)."""

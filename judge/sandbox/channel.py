@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from judge.sandbox import gpumem, messages
+from judge.sandbox import cpuwait, gpumem, messages
 from judge.sandbox.runner_client import RunnerClient, RunnerDied, RunnerTimeout
 from judge.session import Grading, Stop
 from judge.timing import gate
@@ -35,6 +35,7 @@ class Channel:
         self.meter: gpumem.Meter | None = None
         self.activity: dict[str, Any] | None = None  # progress event that runner counts refine
         self.detail_at = 0.0
+        self.waited_s = 0.0  # the last reply's wait for a CPU that its limit did not count
 
     def request(
         self, timeout_s: float, what: str, msg: messages.Request, thaw_last: bool = False
@@ -47,21 +48,40 @@ class Channel:
         return self.recv(timeout_s, what)
 
     def recv(self, timeout_s: float, what: str) -> messages.Received:
+        """The runner's next reply (progress reports taken on the way) within ``timeout_s``; on
+        the CPU device, plus the time the runner waited for a CPU meanwhile (cpuwait.py)."""
         assert self.runner is not None
         problem = self.g.problem
         end = time.monotonic() + timeout_s
+        clock = cpuwait.Clock(self.runner.proc.tree) if self.g.dev == "cpu" else None
         try:
             while True:
-                msg = self.runner.recv(max(0.0, end - time.monotonic()))
+                left = end - time.monotonic()
+                try:
+                    msg = self.runner.recv(
+                        max(0.0, left if clock is None else min(left, cpuwait.SAMPLE_S))
+                    )
+                except RunnerTimeout:
+                    if clock is None:
+                        raise
+                    if time.monotonic() < end:
+                        clock.sample()
+                        continue
+                    more = clock.grant(timeout_s)
+                    if more <= 0.0:
+                        raise
+                    end += more
+                    continue
                 if msg.get("op") != "progress":
-                    return msg
+                    break
                 self._runner_progress(msg)
         except RunnerTimeout as e:
+            waited = self._credit(clock, timeout_s, ran_out=True)
             if what == "compiling":
                 raise Stop(
                     Verdict.TIME_LIMIT_EXCEEDED,
                     f"compiling the kernels took longer than the compile limit "
-                    f"({problem.limits.compile_s:.0f} s)",
+                    f"({problem.limits.compile_s:.0f} s){cpuwait.note(waited)}",
                 ) from e
             verdict = (
                 Verdict.TIME_LIMIT_EXCEEDED
@@ -71,10 +91,14 @@ class Channel:
             if what == "running" and time.monotonic() >= self.g.deadline:
                 raise Stop(
                     verdict,
-                    f"the whole grading took longer than {problem.limits.total_s:.0f} s",
+                    f"the whole grading took longer than {problem.limits.total_s:.0f} s"
+                    f"{cpuwait.note(self.g.cpu_waited_s)}",
                 ) from e
-            raise Stop(verdict, f"no answer after {timeout_s:.1f} s while {what}") from e
+            raise Stop(
+                verdict, f"no answer after {timeout_s:.1f} s while {what}{cpuwait.note(waited)}"
+            ) from e
         except RunnerDied as e:
+            self._credit(clock, timeout_s)
             verdict = Verdict.RUNTIME_ERROR
             if "SIGXCPU" in e.message or (
                 "SIGKILL" in e.message and time.monotonic() >= self.g.deadline
@@ -83,6 +107,25 @@ class Channel:
             if what == "starting":
                 verdict = Verdict.INTERNAL_ERROR
             raise Stop(verdict, f"while {what}: {e.message}") from e
+        self._credit(clock, timeout_s)
+        return msg
+
+    def _credit(
+        self, clock: cpuwait.Clock | None, timeout_s: float, ran_out: bool = False
+    ) -> float:
+        """The wait for a CPU that the limit of this reply did not count: the whole grading's
+        deadline moves on by it too (``Grading.waited_for_cpu``). ``ran_out``: the limit has
+        just run out, so its last grant is the wait (no need to read /proc again)."""
+        self.waited_s = 0.0
+        if clock is None:
+            return 0.0
+        if ran_out:
+            waited = clock.granted
+        else:
+            waited = max(clock.granted, min(clock.waited(), (cpuwait.MAX_STRETCH - 1) * timeout_s))
+        self.g.waited_for_cpu(waited)
+        self.waited_s = waited
+        return waited
 
     def _runner_progress(self, msg: messages.Received) -> None:
         """ "compiling kernel i of n" or "tuning config i of n" from the runner: untrusted, so
