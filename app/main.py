@@ -37,10 +37,10 @@ log = logging.getLogger(__name__)
 STATIC = Path(__file__).resolve().parent / "static"
 
 
-def celery_enqueue(sub_id: int, gpu_kind: str, mode: str) -> None:
+def celery_enqueue(sub_id: int, gpu_kind: str, mode: str, requeued: bool = False) -> None:
     from app.queue import enqueue  # the Celery app is made on first use, not at import
 
-    enqueue(sub_id, gpu_kind, mode)
+    enqueue(sub_id, gpu_kind, mode, requeued)
 
 
 def create_app(settings: Settings | None = None, enqueue: Enqueue | None = None) -> FastAPI:

@@ -9,8 +9,7 @@ crash never loses a submission; the database guards against grading one twice.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from celery import Celery
 
@@ -18,23 +17,37 @@ from app.core.config import Settings, get_settings
 
 # The task itself (worker/tasks.py) is registered by name: the web never imports the worker.
 TASK_NAME = "kerneldojo.grade"
-# Message priorities on Redis (0 first): Run and Submit before Profile and Sanitize on one GPU's
-# queue. Kombu keeps one Redis list per step and reads them in order. The embedded filesystem
-# broker has no priorities: there jobs run in the order they came.
-PRIORITY_GRADING = 0
-PRIORITY_TOOLS = 6
+# Message priorities on Redis (0 first): kombu keeps one Redis list per step and reads them in
+# order. Run and Submit before Profile and Sanitize on one GPU's queue; and a submission the
+# sweeper sends again because its worker died (or its message was lost) ahead of its kind's new
+# ones: its learner has waited once already. A rejudge (an admin's, maybe of a whole problem)
+# is new work and waits its turn. The embedded filesystem broker has no priorities: there jobs
+# run in the order they came.
+PRIORITY_REQUEUED = 0
+PRIORITY_GRADING = 3
+PRIORITY_TOOLS_REQUEUED = 6
+PRIORITY_TOOLS = 9
 TOOL_MODES = ("profile", "sanitize")
 
-# What the app calls to queue a stored submission: (submission id, GPU kind, mode). Tests pass
-# their own; the app's default is ``enqueue`` below.
-Enqueue = Callable[[int, str, str], None]
+
+class Enqueue(Protocol):
+    """What the app calls to queue a stored submission: (submission id, GPU kind, mode), and
+    ``requeued`` for a submission sent again after its worker died (the sweeper). Tests pass
+    their own; the app's default is ``enqueue`` below."""
+
+    def __call__(self, sub_id: int, gpu_kind: str, mode: str, requeued: bool = False) -> None: ...
 
 
 def make_celery(settings: Settings) -> Celery:
     opts: dict[str, Any] = {}
     if settings.REDIS_URL:
         opts["visibility_timeout"] = settings.BROKER_VISIBILITY_TIMEOUT_S
-        opts["priority_steps"] = [PRIORITY_GRADING, 3, PRIORITY_TOOLS, 9]
+        opts["priority_steps"] = [
+            PRIORITY_REQUEUED,
+            PRIORITY_GRADING,
+            PRIORITY_TOOLS_REQUEUED,
+            PRIORITY_TOOLS,
+        ]
         opts["queue_order_strategy"] = "priority"
         if settings.REDIS_PREFIX:
             opts["global_keyprefix"] = settings.REDIS_PREFIX
@@ -69,11 +82,19 @@ def make_celery(settings: Settings) -> Celery:
 celery = make_celery(get_settings())
 
 
-def priority(mode: str) -> int:
-    """Profile and sanitize jobs after Run and Submit on the same queue."""
-    return PRIORITY_TOOLS if mode in TOOL_MODES else PRIORITY_GRADING
+def priority(mode: str, requeued: bool = False) -> int:
+    """Profile and sanitize jobs after Run and Submit on the same queue; within each, a
+    re-queued submission before new ones."""
+    if mode in TOOL_MODES:
+        return PRIORITY_TOOLS_REQUEUED if requeued else PRIORITY_TOOLS
+    return PRIORITY_REQUEUED if requeued else PRIORITY_GRADING
 
 
-def enqueue(sub_id: int, gpu_kind: str, mode: str) -> None:
-    """Put a submission's id on its GPU kind's queue, at its mode's priority."""
-    celery.send_task(TASK_NAME, args=[sub_id], queue=gpu_kind, priority=priority(mode))
+def send_to(app: Celery, sub_id: int, gpu_kind: str, mode: str, requeued: bool = False) -> None:
+    """Put a submission's id on its GPU kind's queue of ``app``'s broker, at its priority."""
+    app.send_task(TASK_NAME, args=[sub_id], queue=gpu_kind, priority=priority(mode, requeued))
+
+
+def enqueue(sub_id: int, gpu_kind: str, mode: str, requeued: bool = False) -> None:
+    """Put a submission's id on its GPU kind's queue, at its priority."""
+    send_to(celery, sub_id, gpu_kind, mode, requeued)

@@ -290,7 +290,7 @@ def sweep(
             conn.execute(update(t).where(t.c.id.in_([r.id for r in rows])).values(enqueued_at=now))
     for r in rows:
         log.warning("submission %s: re-queued on %s by the sweeper", r.id, r.gpu_kind)
-        enqueue(r.id, r.gpu_kind, r.mode)
+        enqueue(r.id, r.gpu_kind, r.mode, requeued=True)
     return [r.id for r in rows]
 
 

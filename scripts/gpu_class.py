@@ -132,7 +132,7 @@ def run_flow(
     registry.reload()
     queued: list[tuple[int, str]] = []
 
-    def enqueue(sub_id: int, gpu_kind: str, mode: str) -> None:
+    def enqueue(sub_id: int, gpu_kind: str, mode: str, requeued: bool = False) -> None:
         queued.append((sub_id, gpu_kind))
 
     tag = uuid.uuid4().hex[:6]

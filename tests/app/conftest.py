@@ -41,15 +41,19 @@ def settings(db_url: str, engine: Engine) -> Settings:
 
 
 class Queue(list[tuple[int, str]]):
-    """The app's enqueue, recorded: (id, GPU kind) in order, and each id's mode."""
+    """The app's enqueue, recorded: (id, GPU kind) in order, each id's mode, and the ids sent
+    again by the sweeper (``requeued``)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.modes: dict[int, str] = {}
+        self.requeued: list[int] = []
 
-    def __call__(self, sub_id: int, kind: str, mode: str) -> None:
+    def __call__(self, sub_id: int, kind: str, mode: str, requeued: bool = False) -> None:
         self.append((sub_id, kind))
         self.modes[sub_id] = mode
+        if requeued:
+            self.requeued.append(sub_id)
 
 
 @pytest.fixture

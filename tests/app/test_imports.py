@@ -16,7 +16,7 @@ import worker.tasks  # the Celery app and task module, as the web process sends 
 s = Settings(DATA_DIR=sys.argv[1], PROBLEMS_DIR=sys.argv[2])
 from app.core.db import migrate
 migrate(s.database_url)
-with TestClient(create_app(s, enqueue=lambda i, k, m: None)) as c:
+with TestClient(create_app(s, enqueue=lambda i, k, m, requeued=False: None)) as c:
     assert c.get("/problems/toy-add").status_code == 200
 bad = sorted(m for m in sys.modules if m.split(".")[0] in ("torch", "triton", "numpy"))
 print("IMPORTED", bad)

@@ -90,7 +90,7 @@ def broker_down(settings: Settings) -> Callable[[int, str, str], None]:
     down = settings.model_copy(update={"REDIS_URL": f"redis://127.0.0.1:{free_port()}/0"})
     app = make_celery(down)
 
-    def enqueue(sub_id: int, kind: str, mode: str) -> None:
+    def enqueue(sub_id: int, kind: str, mode: str, requeued: bool = False) -> None:
         app.send_task(TASK_NAME, args=[sub_id], queue=kind)
 
     return enqueue
@@ -112,6 +112,6 @@ def test_submitting_while_the_broker_is_down(
     # The broker is back: the sweeper's next pass sends it, without waiting RESEND_QUEUED_AFTER_S.
     sent: list[tuple[int, str]] = []
     resent = submissions.sweep(
-        engine, settings.STUCK_AFTER_S, lambda i, k: sent.append((i, k)), 600
+        engine, settings.STUCK_AFTER_S, lambda i, k, m, requeued=False: sent.append((i, k)), 600
     )
     assert resent == [sid] and sent == [(sid, "cpu")]

@@ -10,6 +10,7 @@ from sqlmodel import Session
 from app import submissions
 from app.models import Status, Submission
 from tests import factories
+from tests.app.conftest import Queue
 
 
 def _sub(engine: Engine, name: str = "u1") -> int:
@@ -44,7 +45,9 @@ def test_dead_worker_is_replaced_and_its_late_result_discarded(engine: Engine) -
     old = submissions.claim(engine, sid, "dead", stale_s=60)
     assert old == 1
     time.sleep(0.05)
-    assert submissions.sweep(engine, 0.01, lambda i, k: None) == [sid]
+    sent = Queue()
+    assert submissions.sweep(engine, 0.01, sent) == [sid]
+    assert sent.requeued == [sid]  # sent at the re-queue priority (app/queue.py)
     assert _get(engine, sid).status == Status.QUEUED
     new = submissions.claim(engine, sid, "alive", stale_s=60)
     assert new == 2
@@ -57,9 +60,11 @@ def test_dead_worker_is_replaced_and_its_late_result_discarded(engine: Engine) -
 def test_sweep_resends_old_queued_and_leaves_fresh_ones(engine: Engine) -> None:
     sid = _sub(engine)
     sent: list[tuple[int, str]] = []
-    assert submissions.sweep(engine, 60, lambda i, k: sent.append((i, k))) == []
+    assert submissions.sweep(engine, 60, lambda i, k, m, requeued=False: sent.append((i, k))) == []
     time.sleep(0.05)
-    assert submissions.sweep(engine, 0.01, lambda i, k: sent.append((i, k))) == [sid]
+    assert submissions.sweep(engine, 0.01, lambda i, k, m, requeued=False: sent.append((i, k))) == [
+        sid
+    ]
     assert sent == [(sid, "cpu")]
 
 
@@ -81,10 +86,18 @@ def test_sweep_spaces_resends_of_waiting_rows(engine: Engine) -> None:
     time.sleep(0.05)
     sent: list[tuple[int, str]] = []
     assert (
-        submissions.sweep(engine, 0.01, lambda i, k: sent.append((i, k)), resend_after_s=60) == []
+        submissions.sweep(
+            engine, 0.01, lambda i, k, m, requeued=False: sent.append((i, k)), resend_after_s=60
+        )
+        == []
     )
     assert submissions.sweep(
-        engine, 0.01, lambda i, k: sent.append((i, k)), resend_after_s=0.01
+        engine, 0.01, lambda i, k, m, requeued=False: sent.append((i, k)), resend_after_s=0.01
     ) == [sid]
-    assert submissions.sweep(engine, 60, lambda i, k: sent.append((i, k)), resend_after_s=60) == []
+    assert (
+        submissions.sweep(
+            engine, 60, lambda i, k, m, requeued=False: sent.append((i, k)), resend_after_s=60
+        )
+        == []
+    )
     assert sent == [(sid, "cpu")]
