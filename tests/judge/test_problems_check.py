@@ -1,50 +1,157 @@
-"""Every sample solution of every problem gets its declared verdict under the CPU interpreter."""
+"""Every sample solution of every problem gets its declared verdict under the CPU interpreter.
+
+One ``problems check --device cpu --jobs 0 --json`` grades them all, one shard process per core,
+and streams a row per sample; each sample is a test that waits for its row. The tests come in
+the order the shards produce rows, taking the shards in turn, so a test waits for one grading
+(its own), never for the whole check: no timeout covers the whole check, which on a machine
+several times slower than usual only takes that much longer. A test's timeout is the judge's
+own bound on one grading (``grading_bound_s``), which its limits reach first.
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
+import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from judge import problem_check
+from judge.problem import loader
+from judge.problem.schema import Problem
+from judge.sandbox import cpuwait
+
 ROOT = Path(__file__).resolve().parents[2]
 CHECK = [sys.executable, "-m", "worker.cli", "problems", "check"]
+CORE = {"vector-add", "reduction", "softmax", "matmul", "flash-attention"}
+Key = tuple[str, str, str]  # problem, folder (accepted/rejected), sample file
 
 
-@pytest.mark.timeout(1800)
-def test_problems_check_all_samples_on_cpu() -> None:
-    proc = subprocess.run(
-        # One shard per core (--jobs 0): the interpreter keeps one core busy per process.
-        [*CHECK, "--device", "cpu", "--json", "--jobs", "0"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=1700,
-    )
-    rows = [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-    bad = [
-        (
-            r["problem"],
-            r["sample"],
-            r["expected"],
-            r["result"]["verdict"],
-            r["result"]["message"][:300],
+def grading_bound_s(p: Problem) -> int:
+    """The longest one grading of ``p`` can take on the CPU: its compile, the runner's start
+    (up to 120 s), and the whole grading's limit stretched by every wait for a CPU it may leave
+    out (cpuwait.py); plus a minute for the check's own start."""
+    return int(p.limits.compile_s + 120 + cpuwait.MAX_STRETCH * p.limits.total_s + 60)
+
+
+def _ordered() -> list[tuple[Key, Problem]]:
+    """Every sample, in the order the check's shards (``--jobs 0``) grade them, in turn."""
+    problems = loader.load_all().problems
+    jobs = os.cpu_count() or 1
+    groups = problem_check.shards(problems, jobs) if jobs > 1 else [problems]
+    queues = [
+        [((p.slug, s.path.parent.name, s.path.name), p) for p in group for s in p.samples]
+        for group in groups
+    ]
+    return [q[i] for i in range(max(map(len, queues), default=0)) for q in queues if i < len(q)]
+
+
+SAMPLES = _ordered()
+
+
+class Check:
+    """``problems check`` running in the background; its rows as they come."""
+
+    def __init__(self, slugs: list[str], stderr: Any) -> None:
+        self.stderr = stderr
+        self.proc = subprocess.Popen(
+            [*CHECK, *slugs, "--device", "cpu", "--json", "--jobs", "0"],
+            stdout=subprocess.PIPE,
+            stderr=self.stderr,
+            text=True,
+            cwd=ROOT,
+            start_new_session=True,  # its shards with it, for the clean-up
         )
-        for r in rows
-        if not r["ok"]
-    ]
-    assert not bad, bad
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    assert {r["problem"] for r in rows} >= {
-        "vector-add",
-        "reduction",
-        "softmax",
-        "matmul",
-        "flash-attention",
+        self.rows: dict[Key, dict[str, Any]] = {}
+        self.invalid: list[dict[str, Any]] = []
+        self.finished = False
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, name="problems-check", daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if not line.startswith("{"):
+                continue
+            row = json.loads(line)
+            with self.cond:
+                if "invalid" in row:
+                    self.invalid.append(row)
+                else:
+                    self.rows[(row["problem"], row["folder"], row["sample"])] = row
+                self.cond.notify_all()
+        self.proc.wait()
+        with self.cond:
+            self.finished = True
+            self.cond.notify_all()
+
+    def row(self, key: Key) -> dict[str, Any]:
+        """The row of ``key``, once graded (the test's timeout bounds the wait)."""
+        with self.cond:
+            self.cond.wait_for(lambda: key in self.rows or self.finished or self._invalid(key))
+            if key in self.rows:
+                return self.rows[key]
+            pytest.fail(f"no row for {key}: {self.invalid or self.stderr_tail()}")
+
+    def _invalid(self, key: Key) -> bool:
+        return any(r.get("problem") == key[0] for r in self.invalid)
+
+    def stderr_tail(self) -> str:
+        self.stderr.seek(0)
+        return self.stderr.read()[-3000:]
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def check(request: pytest.FixtureRequest) -> Iterator[Check]:
+    """The check of the problems whose samples this run selected (all of them in a full run)."""
+    keys = {s[0] for s in SAMPLES}
+    chosen = {
+        item.callspec.params["sample"][0]
+        for item in request.session.items
+        if getattr(item, "callspec", None) and item.callspec.params.get("sample") in keys
     }
-    triton_accepted = [
-        r for r in rows if r["expected"] == "accepted" and r["sample"].endswith(".py")
-    ]
-    assert triton_accepted and all(r["result"]["verdict"] == "accepted" for r in triton_accepted)
+    with tempfile.TemporaryFile("w+") as stderr:
+        c = Check(sorted(chosen) or sorted(CORE), stderr)
+        yield c
+        c.close()
+
+
+def test_the_core_problems_have_samples() -> None:
+    problems = {key[0] for key, _ in SAMPLES}
+    assert problems >= CORE
+    triton_accepted = [k for k, _ in SAMPLES if k[1] == "accepted" and k[2].endswith(".py")]
+    assert {k[0] for k in triton_accepted} >= CORE
+
+
+@pytest.mark.parametrize(
+    "sample",
+    [
+        pytest.param(key, id="/".join(key), marks=pytest.mark.timeout(grading_bound_s(p)))
+        for key, p in SAMPLES
+    ],
+)
+def test_sample_gets_its_declared_verdict(sample: Key, check: Check) -> None:
+    row = check.row(sample)
+    assert row["ok"], (row["expected"], row["result"]["verdict"], row["detail"])
+
+
+@pytest.mark.timeout(sum(grading_bound_s(p) for _, p in SAMPLES))
+def test_the_check_passes(check: Check) -> None:
+    """Exit 0 and every folder valid. After the samples' tests it waits for little more than
+    the last row; alone, for the whole check (hence its timeout)."""
+    with check.cond:
+        check.cond.wait_for(lambda: check.finished)
+    assert not check.invalid, check.invalid
+    assert check.proc.returncode == 0, check.stderr_tail()
