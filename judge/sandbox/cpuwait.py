@@ -22,8 +22,9 @@ to its own wait is bounded (``waited``):
   an idle machine nothing is added, however many threads wait;
 * at most ``MAX_STRETCH`` times the limit in all.
 
-Not seen here, so still counted against a limit: time a hypervisor steals from a virtual machine
-(the task looks as if it ran) and a cgroup's CPU quota throttling (the task is off the run queue).
+Still counted against a limit: time a hypervisor steals from a virtual machine (the task looks as
+if it ran), and in a container whose CPU quota (cgroup ``cpu.max``) is below the CPUs it may run
+on, most of the wait (the bound spreads the other work over every CPU of the affinity).
 Only the CPU device uses this: on a GPU the limits and their messages are as they were.
 """
 
