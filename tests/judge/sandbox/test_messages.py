@@ -24,6 +24,7 @@ REFEREE = [
     for name in (
         "sandbox/runner_client.py",
         "grader.py",
+        "phases.py",
         "sandbox/channel.py",
         "cases.py",
         "timing/calibration.py",
