@@ -129,3 +129,31 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             proc.wait(20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+# The problems check (tests/judge/test_problems_check.py) grades every sample in one shard
+# process per core. It starts when collection ends and its tests run last, so it grades while the
+# rest of the suite runs.
+PROBLEMS_CHECK = "tests/judge/test_problems_check.py::"
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    checks = [i for i in items if i.nodeid.startswith(PROBLEMS_CHECK)]
+    if checks:
+        items[:] = [i for i in items if not i.nodeid.startswith(PROBLEMS_CHECK)] + checks
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if session.config.option.collectonly:
+        return
+    if any(i.nodeid.startswith(PROBLEMS_CHECK) for i in session.items):
+        from tests.judge import test_problems_check
+
+        test_problems_check.start(session.items)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    module = sys.modules.get("tests.judge.test_problems_check")
+    if module is not None:
+        module.stop()

@@ -1,7 +1,10 @@
 """Every sample solution of every problem gets its declared verdict under the CPU interpreter.
 
 One ``problems check --device cpu --jobs 0 --json`` grades them all, one shard process per core,
-and streams a row per sample; each sample is a test that waits for its row. The tests come in
+and streams a row per sample; each sample is a test that waits for its row. The check starts as
+soon as the run is collected (tests/conftest.py), so it grades while the rest of the suite runs,
+and its tests come last: most of the suite waits on servers, browsers and subprocesses, and the
+cores it leaves idle grade samples meanwhile. The tests come in
 the order the shards produce rows, taking the shards in turn, so a test waits for one grading
 (its own), never for the whole check: no timeout covers the whole check, which on a machine
 several times slower than usual only takes that much longer. A test's timeout is the judge's
@@ -59,8 +62,9 @@ SAMPLES = _ordered()
 class Check:
     """``problems check`` running in the background; its rows as they come."""
 
-    def __init__(self, slugs: list[str], stderr: Any) -> None:
-        self.stderr = stderr
+    def __init__(self, slugs: list[str]) -> None:
+        # Kept for the failure messages; closed by ``close``, when the check is over.
+        self.stderr = tempfile.TemporaryFile("w+")  # noqa: SIM115
         self.proc = subprocess.Popen(
             [*CHECK, *slugs, "--device", "cpu", "--json", "--jobs", "0"],
             stdout=subprocess.PIPE,
@@ -111,20 +115,41 @@ class Check:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
         self.proc.wait()
+        self.stderr.close()
+
+
+_started: Check | None = None  # by ``start`` at the end of collection
+
+
+def start(items: list[pytest.Item]) -> None:
+    """Start the check of the problems whose samples this run selected (all of them in a full
+    run), if it selected any; the tests' fixture takes it over."""
+    global _started
+    keys = {s[0] for s in SAMPLES}
+    chosen = {
+        item.callspec.params["sample"][0]
+        for item in items
+        if getattr(item, "callspec", None) and item.callspec.params.get("sample") in keys
+    }
+    if chosen and _started is None:
+        _started = Check(sorted(chosen))
+
+
+def stop() -> None:
+    if _started is not None:
+        _started.close()
 
 
 @pytest.fixture(scope="module")
 def check(request: pytest.FixtureRequest) -> Iterator[Check]:
-    """The check of the problems whose samples this run selected (all of them in a full run)."""
-    keys = {s[0] for s in SAMPLES}
-    chosen = {
-        item.callspec.params["sample"][0]
-        for item in request.session.items
-        if getattr(item, "callspec", None) and item.callspec.params.get("sample") in keys
-    }
-    with tempfile.TemporaryFile("w+") as stderr:
-        c = Check(sorted(chosen) or sorted(CORE), stderr)
+    """The check started at collection's end, or (for a test of this module run alone) one of
+    the core problems, started now."""
+    if _started is None:
+        start(request.session.items)
+    c = _started or Check(sorted(CORE))
+    try:
         yield c
+    finally:
         c.close()
 
 
