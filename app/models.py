@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from pydantic import field_validator, model_validator
+from pydantic import ValidationInfo, field_validator
 from sqlalchemy import Column, Text
 from sqlmodel import Field, SQLModel
 
@@ -50,10 +50,14 @@ class UserCreate(UserBase):
     def _username_chars(cls, v: str) -> str:
         return check_username(v)  # normalised: "Alice" and "ａｌｉｃｅ" are "alice"
 
-    @model_validator(mode="after")
-    def _password_rules(self) -> UserCreate:
-        check_password(self.password, self.username)
-        return self
+    # A field validator, so that its error names the field (``loc`` = ("password",)): the
+    # sign-up page and the API say which field is wrong. ``username`` is declared before
+    # ``password``, so it is in ``info.data`` when it was valid itself.
+    @field_validator("password")
+    @classmethod
+    def _password_rules(cls, v: str, info: ValidationInfo) -> str:
+        check_password(v, str(info.data.get("username", "")))
+        return v
 
 
 class PasswordChange(SQLModel):
@@ -62,10 +66,11 @@ class PasswordChange(SQLModel):
     username: str
     password: str = Field(min_length=8, max_length=128)
 
-    @model_validator(mode="after")
-    def _password_rules(self) -> PasswordChange:
-        check_password(self.password, self.username)
-        return self
+    @field_validator("password")
+    @classmethod
+    def _password_rules(cls, v: str, info: ValidationInfo) -> str:
+        check_password(v, str(info.data.get("username", "")))
+        return v
 
 
 class UserPublic(UserBase):

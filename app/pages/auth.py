@@ -13,7 +13,7 @@ from app import accounts, login_guard, sessions
 from app.api.routes.auth import start_session
 from app.deps import SessionDep
 from app.models import UserCreate
-from app.pages.common import CsrfChecked, PageUser, render
+from app.pages.common import CsrfChecked, PageUser, form_errors, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -71,7 +71,7 @@ async def signup(
         data = UserCreate(username=username, password=password, invite_code=invite_code)
         user = await login_guard.signup(request, data)
     except ValidationError as e:
-        msg = "; ".join(f"{err['loc'][-1]}: {err['msg']}" for err in e.errors())
+        msg = form_errors(e)
         return await run_in_threadpool(again, 422, msg)
     except accounts.AccountError as e:
         return await run_in_threadpool(again, e.status, str(e))

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
+from pydantic import ValidationError
 from sqlmodel import Session
 
 from app import sessions
@@ -119,3 +120,14 @@ def login_redirect_target(request: Request) -> str:
 
 def session_of(request: Request) -> Session:
     return Session(request.app.state.engine)
+
+
+def form_errors(e: ValidationError) -> str:
+    """A form's validation errors for a person: each as ``field: message`` (the field where
+    pydantic names one), joined by "; ", without pydantic's "Value error, " prefix."""
+    parts = []
+    for err in e.errors(include_url=False, include_input=False):
+        where = ".".join(str(x) for x in err["loc"] if not isinstance(x, int))
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}" if where else msg)
+    return "; ".join(parts)

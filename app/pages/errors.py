@@ -13,7 +13,8 @@ from __future__ import annotations
 import logging
 
 from fastapi import FastAPI, Request
-from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
+from fastapi.encoders import jsonable_encoder
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -51,9 +52,12 @@ def install(app: FastAPI) -> None:
                 detail=exc.detail,
             )
 
+    # FastAPI's own 422 with each error's ``input`` left out: it would echo what was sent back,
+    # a password that failed the strength rules among it (and into whatever logs responses).
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
-        return await request_validation_exception_handler(request, exc)
+        errors = [{k: v for k, v in err.items() if k != "input"} for err in exc.errors()]
+        return JSONResponse(status_code=422, content={"detail": jsonable_encoder(errors)})
 
     # Text or numbers no column can hold (app/core/inputs.py), and text that cannot even be
     # encoded (an unpaired surrogate reaching a hash): the sender's mistake, so a 400.
