@@ -21,7 +21,7 @@ from rich.text import Text
 
 from judge import languages
 from judge.problem.schema import ProblemError
-from judge.results import GradeResult
+from judge.results import CaseResult, GradeResult
 from judge.verdicts import Verdict
 
 app = typer.Typer(
@@ -52,7 +52,17 @@ def _progress_printer(enabled: bool) -> Any:
     return show
 
 
-def render(result: GradeResult) -> None:
+def _error_cell(c: CaseResult) -> str:
+    """A passing case's worst error against what its tolerance allowed there (as the web shows
+    it: "0.47 × tol"); a failing case's absolute error (its message says what was allowed)."""
+    if c.passed and c.tol_ratio is not None:
+        return f"{c.tol_ratio:.2g} × tol"
+    return "" if c.max_abs_error is None else f"{c.max_abs_error:.3g}"
+
+
+def render(result: GradeResult, gpu_only: tuple[str, ...] = ()) -> None:
+    """The result for a terminal. ``gpu_only``: the test cases a CPU grading skipped (they run
+    only on a GPU), named so that a pass on the CPU is not read as a pass of every case."""
     color = _COLORS.get(result.verdict, "red")
     out.print(
         f"[bold {color}]{result.verdict.label}[/]  {result.problem} ({result.language}) on {result.device}"
@@ -72,12 +82,20 @@ def render(result: GradeResult) -> None:
         t.add_column("details")
         for c in result.cases:
             t.add_row(
-                c.name,
+                Text(c.name),  # plain text: "c[n]" in a name or message is not markup
                 "[green]pass[/]" if c.passed else "[red]fail[/]",
-                "" if c.max_abs_error is None else f"{c.max_abs_error:.3g}",
-                c.message,
+                _error_cell(c),
+                Text(c.message),
             )
         out.print(t)
+    if gpu_only and result.cases:
+        names = ", ".join(gpu_only)
+        out.print(
+            f"{len(gpu_only)} more test case{'s' if len(gpu_only) > 1 else ''} run only on a GPU "
+            f"and were not run here: {names}",
+            markup=False,
+            highlight=False,
+        )
     if result.benchmark:
         t = Table(title="Benchmark")
         for col in ("case", "median ms", "runs", "±rse %", "GB/s", "TFLOP/s", "% SOL", "bound"):
@@ -174,7 +192,12 @@ def grade(
     else:
         from judge.cli_profile import render_tools
 
-        render(result)
+        gpu_only = (
+            tuple(c.name for c in prob.tests if not lang.runs_on_cpu_case(prob, c))
+            if result.device == "cpu-interpreter"
+            else ()
+        )
+        render(result, gpu_only)
         if mode == "profile" and report_dir is None:
             from judge.profile import tools
 
@@ -189,7 +212,11 @@ def list_problems() -> None:
 
     report = loader.load_all()
     t = Table()
-    for col in ("slug", "title", "difficulty", "tests", "benchmarks", "samples"):
+    # A slug is what the other commands take: never cut or wrapped, however narrow the terminal
+    # (the title wraps instead).
+    widest = max((len(p.slug) for p in report.problems), default=4)
+    t.add_column("slug", no_wrap=True, min_width=widest)
+    for col in ("title", "difficulty", "tests", "benchmarks", "samples"):
         t.add_column(col)
     for p in report.problems:
         t.add_row(

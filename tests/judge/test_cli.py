@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -13,12 +14,13 @@ ROOT = Path(__file__).resolve().parents[2]
 VA = ROOT / "problems" / "vector-add"
 
 
-def grade(*args: str) -> subprocess.CompletedProcess[str]:
+def grade(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "judge.cli", "grade", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
+        env=env,
         timeout=300,
     )
 
@@ -94,6 +96,42 @@ def test_human_output_shows_progress_and_table(extra: list[str]) -> None:
     assert proc.returncode == 0
     assert "testing 1/" in proc.stderr and "compiling" in proc.stderr
     assert "Wrong Answer" in proc.stdout and "Test cases" in proc.stdout
+
+
+def test_the_table_keeps_brackets_and_names_what_the_cpu_skipped() -> None:
+    """#37, item 6: "c[n]" in a message is text, not Rich markup that vanishes; a passing case
+    shows its error against the tolerance; the GPU-only cases are named."""
+    wide = {**os.environ, "COLUMNS": "250"}  # no wrapping inside the messages
+    proc = grade(
+        "vector-add",
+        str(VA / "solutions/rejected/wrong_answer_no_mask.py"),
+        "--device",
+        "cpu",
+        env=wide,
+    )
+    assert proc.returncode == 0
+    table = proc.stdout.split("Test cases")[1]
+    assert "at c[n]" in table, table  # "c: wrote past the end, at c[n] (...)", in the table too
+    proc = grade(
+        "vector-add", str(VA / "solutions/accepted/triton_simple.py"), "--device", "cpu", env=wide
+    )
+    assert "× tol" in proc.stdout
+    assert "e+" not in proc.stdout.split("Test cases")[1]  # no absolute errors on passing cases
+    assert "3 more test cases run only on a GPU and were not run here: n = 2^22 + 3" in proc.stdout
+
+
+def test_problems_list_shows_whole_slugs_on_a_narrow_terminal() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "judge.cli", "problems", "list"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "COLUMNS": "60"},
+        timeout=120,
+    )
+    assert proc.returncode == 0
+    for slug in ("gemm-fp8-blockscaled", "causal-gqa-attention", "rmsnorm-residual"):
+        assert slug in proc.stdout
 
 
 def test_language_is_inferred_from_the_registrys_suffixes(tmp_path: Path) -> None:
