@@ -37,7 +37,7 @@ serve: install system-deps
 	$(VENV)/bin/kerneldojo serve --host $(HOST) --port $(PORT)
 
 test: install system-deps
-	$(PY) -m pytest
+	$(PY) -m pytest --durations=25
 
 test-fast: install
 	$(PY) -m pytest -m "not browser and not slow"
