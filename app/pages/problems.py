@@ -115,6 +115,9 @@ def problem_page(
         languages=languages.all(),
         statement=registry.catalog.statements.get(slug, ""),
         editorial=registry.catalog.editorials.get(slug) if kernel_solved else None,
+        # Statements cite "the editorial": say near the top that there is one, and when it opens.
+        has_editorial=slug in registry.catalog.editorials,
+        kernel_languages=", ".join(x.label for x in languages.all() if x.track == "kernel"),
         solved=solved,
         mine=mine,
         accepted=a,

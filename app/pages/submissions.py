@@ -46,6 +46,15 @@ def submission_page(
     done = sub.status == Status.DONE
     mine = user is not None and user.id == sub.user_id
     author = owner.username if owner else "the author"
+    # The author's kernel-track acceptance opens the problem's editorial: say so on the result.
+    editorial_open = (
+        mine
+        and sub.mode == "submit"
+        and sub.verdict == "accepted"
+        and lang is not None
+        and lang.track == visibility.KERNEL
+        and sub.problem in registry.catalog.editorials
+    )
     history_title = (
         "Your submissions on this problem" if mine else f"{author}’s submissions on this problem"
     )
@@ -73,6 +82,7 @@ def submission_page(
         coverage=capabilities.coverage(problem, sub.gpu_kind, result, sub.language),
         support=capabilities.support(sub.language, sub.gpu_kind),
         rank=rank,
+        editorial_open=editorial_open,
         board_size=len(board),
         passed=sum(1 for c in result.get("cases", []) if c.get("passed")),
         **profile_view.context(result, settings.DATA_DIR),

@@ -3,9 +3,11 @@
 // the starter; drafts in the browser and, logged in, on the server (drafts.js); what this
 // server does with the chosen language, said beside Run and Submit; a past submission opened
 // (?from=ID) or compared with (diffview.js); error lines marked in the gutter (diagnostics.js);
-// Ctrl/Cmd+Enter to run, Run and Submit.
+// Ctrl/Cmd+Enter to run, Run and Submit. Tab and Shift+Tab indent and dedent (CodeMirror's
+// indentWithTab); Esc then Tab leaves the editor, for keyboard users (the shortcut list says so).
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
+import { indentWithTab } from "@codemirror/commands";
 import { Compartment, EditorState, Prec } from "@codemirror/state";
 import { indentUnit } from "@codemirror/language";
 import { oneDark } from "@codemirror/theme-one-dark";
@@ -51,6 +53,7 @@ const view = new EditorView({
       indentUnit.of("    "),
       language.of(langExt(current)),
       Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { send("run"); return true; } }])),
+      keymap.of([indentWithTab]),
       EditorView.updateListener.of((u) => {
         if (!u.docChanged) return;
         if (suppressSave && !u.transactions.some((t) => t.isUserEvent("input") || t.isUserEvent("delete") || t.isUserEvent("undo"))) return;
