@@ -69,3 +69,33 @@ def test_tab_indents_and_shift_tab_dedents_in_the_editor(
     listed = page.inner_text("#shortcuts .shortcut-list")
     assert "indent / dedent" in listed and "leave the editor" in listed
     page.screenshot(path=str(shots / "editor-tab.png"))
+
+
+def test_the_editors_panel_counts_the_cases_the_language_ran(
+    page: Any, live_server: LiveServer
+) -> None:
+    """#37, item 3: a Numba Run's panel said "10 of 13 run on the CPU" (Triton's list) when 5 ran;
+    it must agree with the submission page, case for case."""
+    from tests.browser.test_learner import set_code, sign_up
+    from tests.conftest import ROOT
+
+    sign_up(page, live_server)
+    page.goto(f"{live_server.url}/problems/vector-add")
+    page.wait_for_selector(".cm-content")
+    page.select_option("#language", "numba")
+    source = ROOT / "problems/vector-add/solutions/accepted/numba_simple.py"
+    set_code(page, source.read_text(encoding="utf-8"))
+    page.click("#run-btn")
+    page.wait_for_selector("#run-output .verdict-banner", timeout=180_000)
+    assert page.locator("#run-output .verdict-label").inner_text() == "Accepted"
+    panel_fact = page.locator("#run-output .coverage-fact").inner_text()
+    panel_skipped = page.locator("#run-output .case.skipped .case-name").all_inner_texts()
+    panel_run = page.locator("#run-output .case.pass").count()
+    assert panel_fact.startswith("5 of 13 tests run"), panel_fact
+    assert len(panel_skipped) == 8 and panel_run == 5
+
+    page.click("#run-output a")
+    page.wait_for_selector(".verdict-banner")
+    page_fact = page.locator(".verdict-banner .coverage-fact").inner_text()
+    assert page_fact.split(";")[1] == panel_fact.split(";")[1]  # "8 run only on a GPU"
+    assert page.locator(".case.skipped .case-name").all_inner_texts() == panel_skipped

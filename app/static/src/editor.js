@@ -193,7 +193,9 @@ async function send(mode) {
   followSubmission(body.id, (ev) => { line.textContent = stageText(ev); }, async () => {
     const r = await fetch(`/api/v1/submissions/${body.id}`);
     const sub = await r.json();
-    const gpuOnly = sub.gpu_kind === "cpu" ? cfg.gpuOnly : [];
+    // The cases a CPU grading skips depend on the language (Numba's simulator and Pallas'
+    // interpreter take fewer than Triton's interpreter): the submission's own list.
+    const gpuOnly = sub.gpu_kind === "cpu" ? cfg.gpuOnlyByLanguage?.[sub.language] ?? cfg.gpuOnly : [];
     output.innerHTML = renderCases(sub, { gpuOnly, total: cfg.testCount });
     // Marks only on the code that was run: after an edit its line numbers may not match.
     if (view.state.doc.toString() === source) {
