@@ -56,6 +56,12 @@ templates.env.filters["verdict_label"] = verdict_label
 # The labels the browser shows (static/src/progress.js reads them from base.html): defined once,
 # in judge/verdicts/py/
 templates.env.globals["verdict_labels"] = {v.value: v.label for v in Verdict}
+# "Triton, CUDA, PyTorch, Numba or Pallas": what pages say a learner may write in, from the
+# registry (a language added there is named everywhere).
+_labels = [lang.label for lang in languages.all()]
+templates.env.globals["language_list"] = (
+    f"{', '.join(_labels[:-1])} or {_labels[-1]}" if len(_labels) > 1 else _labels[0]
+)
 templates.env.filters["language_label"] = language_label
 templates.env.filters["editor_mode"] = editor_mode
 templates.env.filters["ms"] = fmt_ms

@@ -77,3 +77,13 @@ def test_a_strong_password_still_signs_up(client: TestClient) -> None:
     )
     assert r.status_code == 303
     assert client.get("/api/v1/auth/me").json()["username"] == "newcomer"
+
+
+def test_the_signup_page_names_every_language(client: TestClient) -> None:
+    """#37, item 11: it said "Triton or CUDA" though five languages are graded."""
+    from judge import languages
+
+    page = client.get("/signup").text
+    assert "Triton or CUDA" not in page
+    for lang in languages.all():
+        assert lang.label in page
