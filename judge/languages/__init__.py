@@ -111,6 +111,6 @@ def infer(filename: str, source: str | None = None) -> Language | None:
     return candidates[0]
 
 
-# The static policy joins every registered language's vocabulary (policy.py); ``all`` is read at
-# each check, so a language added to the registry (a test's) is seen there too.
-policy.use_registry(lambda: all())
+# The static policy joins every registered language's vocabulary (policy.py); ``all`` reads the
+# registry at each check, so a language added to it (a test's) is seen there too.
+policy.use_registry(all)

@@ -5,6 +5,8 @@ and the author's accepted kernel-track submission says it is open now."""
 from __future__ import annotations
 
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -21,20 +23,25 @@ NOW = datetime.now(UTC).replace(microsecond=0)
 EDITORIAL = "The EDITORIAL_OF_TOY_ADD explains the kernel."
 
 
-def _problems(tmp_path: Path, editorial: bool) -> Path:
+@contextmanager
+def _learner(
+    settings: Settings, queue: Queue, tmp_path: Path, editorial: bool, name: str = "learner"
+) -> Iterator[TestClient]:
+    """The app on a copy of toy-add (with an editorial or none), ``name`` signed up."""
     problems = tmp_path / "problems"
     shutil.copytree(FIXTURE_PROBLEMS / "toy-add", problems / "toy-add")
     if editorial:
         (problems / "toy-add" / "editorial.md").write_text(EDITORIAL)
-    return problems
+    s = settings.model_copy(update={"PROBLEMS_DIR": problems})
+    with TestClient(create_app(s, enqueue=queue)) as c:
+        signup(c, name)
+        yield c
 
 
 def test_the_editorial_is_announced_then_opened(
     settings: Settings, queue: Queue, engine: Engine, tmp_path: Path
 ) -> None:
-    s = settings.model_copy(update={"PROBLEMS_DIR": _problems(tmp_path, editorial=True)})
-    with TestClient(create_app(s, enqueue=queue)) as c:
-        signup(c, "learner")
+    with _learner(settings, queue, tmp_path, editorial=True) as c:
         page = c.get("/problems/toy-add").text
         assert "Editorial (opens when you solve this with a kernel of your own:" in page
         assert "Triton" in page.split("Editorial (opens when you solve this")[1][:200]
@@ -57,9 +64,7 @@ def test_the_editorial_is_announced_then_opened(
 def test_no_note_where_there_is_no_editorial(
     settings: Settings, queue: Queue, engine: Engine, tmp_path: Path
 ) -> None:
-    s = settings.model_copy(update={"PROBLEMS_DIR": _problems(tmp_path, editorial=False)})
-    with TestClient(create_app(s, enqueue=queue)) as c:
-        signup(c, "learner")
+    with _learner(settings, queue, tmp_path, editorial=False) as c:
         assert "editorial-note" not in c.get("/problems/toy-add").text
         sub = judged(engine, "learner", NOW, language="triton")
         assert "is open to you now" not in c.get(f"/submissions/{sub}").text
@@ -68,9 +73,7 @@ def test_no_note_where_there_is_no_editorial(
 def test_someone_elses_accepted_submission_does_not_announce_it(
     settings: Settings, queue: Queue, engine: Engine, tmp_path: Path
 ) -> None:
-    s = settings.model_copy(update={"PROBLEMS_DIR": _problems(tmp_path, editorial=True)})
-    with TestClient(create_app(s, enqueue=queue)) as c:
-        signup(c, "viewer")
+    with _learner(settings, queue, tmp_path, editorial=True, name="viewer") as c:
         signup(TestClient(c.app), "author")
         sub = judged(engine, "author", NOW, language="triton")
         assert "is open to you now" not in c.get(f"/submissions/{sub}").text
