@@ -200,7 +200,15 @@ class Session:
             g.phase("precompile", t0)
         log.info("precompiled: %s", str(msg)[:400])
         if msg.get("op") == "precompiled":
-            for k in ("kernels", "failed", "cases_cut_short", "host_ms", "wait_ms", "threads"):
+            for k in (
+                "kernels",
+                "failed",
+                "pending",
+                "cases_cut_short",
+                "host_ms",
+                "wait_ms",
+                "threads",
+            ):
                 g.result.phases[f"precompile_{k}"] = count(msg.get(k))
         else:
             log.info("precompile answered %s", str(msg)[:200])

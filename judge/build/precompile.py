@@ -30,6 +30,9 @@ from typing import Any
 from judge.build import autotune
 
 CASE_HOST_S = 10.0  # host time of one placeholder call, compiles not included
+# How long the compiles may go on after the last placeholder call before the tests start anyway
+# (the tests' own calls wait for what they need).
+WAIT_S = 10.0
 # One grading runs at a time per GPU, and nothing else runs on the host while it compiles.
 THREADS = max(1, min(16, len(os.sched_getaffinity(0))))
 
@@ -133,8 +136,10 @@ def run(
     report: Callable[[int, int], None],
 ) -> dict[str, Any]:
     """Calls ``invoke(args)`` for each case under ``_compile_only``, compiles in ``THREADS``
-    threads, reports ``(kernels compiled, kernels submitted)`` as they finish. Returns counts."""
+    threads, reports ``(kernels compiled, kernels submitted)`` as they finish, for at most
+    ``WAIT_S`` after the last call. Returns counts."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
+    from concurrent.futures import TimeoutError as Pending
 
     from triton.runtime._async_compile import AsyncCompileMode
 
@@ -143,12 +148,13 @@ def run(
     host = waited = 0.0
     slowest: list[tuple[int, int]] = []  # per case: ms in all, ms making the placeholders
     futures: list[Any] = []
-    with ThreadPoolExecutor(THREADS, thread_name_prefix="kd-compile") as pool:
-        try:
-            mode = AsyncCompileMode(pool, ignore_errors=True)
-        except TypeError:  # a Triton without the option
-            mode = AsyncCompileMode(pool)
-        with contextlib.suppress(Exception), mode:
+    pool = ThreadPoolExecutor(THREADS, thread_name_prefix="kd-compile")
+    try:
+        mode = AsyncCompileMode(pool, ignore_errors=True)
+    except TypeError:  # a Triton without the option
+        mode = AsyncCompileMode(pool)
+    try:
+        with contextlib.suppress(Exception), _mode(mode):
             for case in cases:
                 t = made = time.monotonic()
                 try:
@@ -166,19 +172,24 @@ def run(
             futures = list(getattr(mode, "raw_futures", []))
             submitted = time.monotonic()
             loads = []
-            for done, f in enumerate(as_completed(futures), 1):
-                report(done, len(futures))
-                if f.exception() is None:
-                    loads.append(pool.submit(_load, f.result()))
+            with contextlib.suppress(Pending):
+                for done, f in enumerate(as_completed(futures, timeout=WAIT_S), 1):
+                    report(done, len(futures))
+                    if f.exception() is None:
+                        loads.append(pool.submit(_load, f.result()))
             for _ in as_completed(loads):
                 pass
             waited = time.monotonic() - submitted
-        failed = sum(1 for f in futures if f.exception() is not None) if futures else 0
+    finally:
+        pool.shutdown(wait=False)  # what still compiles goes on; a call that needs it waits
+    pending = sum(1 for f in futures if not f.done())
+    failed = sum(1 for f in futures if f.done() and f.exception() is not None)
     if device == "cuda":
         torch.cuda.empty_cache()  # the placeholders' memory: not the submission's to keep
     return {
         "kernels": len(futures),
         "failed": failed,
+        "pending": pending,
         "cases_cut_short": skipped,
         "seconds": round(time.monotonic() - t0, 3),
         "host_ms": round(host * 1e3),  # in the placeholder calls
@@ -186,3 +197,19 @@ def run(
         "threads": THREADS,
         "slowest_ms": sorted(slowest, reverse=True)[:4],
     }
+
+
+@contextlib.contextmanager
+def _mode(mode: Any) -> Iterator[None]:
+    """Triton's ``AsyncCompileMode`` as a context, except that leaving it finalizes only the
+    compiles that have ended: its own exit waits for every one, and one ptxas run can take
+    minutes (stages.py). A compile still running is finalized by the real call that needs it,
+    which waits for it under the compile limit; when the grading ends the runner's sandbox ends
+    it (its processes die with the runner)."""
+    with mode:
+        try:
+            yield
+        finally:
+            raw = getattr(mode, "raw_futures", None)
+            if isinstance(raw, list):
+                mode.raw_futures = [f for f in raw if f.done()]

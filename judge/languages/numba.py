@@ -55,6 +55,7 @@ class Numba(PythonLanguage):
     def load(self, path: Path, ctx: RunContext) -> Loaded:
         if ctx.device == "cpu":
             atomic_shared_arrays()
+        numpy_row_stack()
         return super().load(path, ctx)
 
     def convert(self, args: list[Any], ctx: RunContext) -> list[Any]:
@@ -92,6 +93,27 @@ def solve({names}):
     blocks = ({out.name}.size + threads - 1) // threads
     solve_kernel[blocks, threads]({names})
 """
+
+
+# The last numba-cuda release that needs numpy_row_stack (tests/judge/languages/test_numba_compat.py
+# fails once requirements/worker-gpu.txt pins a later one, so that the shim is looked at again).
+ROW_STACK_NEEDED_THROUGH = (0, 30, 4)
+
+
+def numpy_row_stack() -> None:
+    """Give NumPy 2.5+ back ``numpy.row_stack`` (an alias of ``vstack``) before numba-cuda loads.
+
+    NumPy 2.5 removed ``row_stack``; numba-cuda (0.30.4, the last release: it is in maintenance
+    mode) registers an overload for it unconditionally when it first compiles a kernel
+    (``numba_cuda/numba/cuda/np/arrayobj.py``), so every kernel launch raised ``AttributeError:
+    module 'numpy' has no attribute 'row_stack'`` on a host with NumPy 2.5, and the learner was
+    told their code was wrong. Upstream: NVIDIA/numba-cuda#907 (closed, will not be fixed there;
+    the fix #916 was not merged). numba itself has the guard since 0.67.0. Only the runner of a
+    Numba submission gets the alias; nothing is changed where NumPy still has it."""
+    import numpy as np
+
+    if not hasattr(np, "row_stack"):
+        np.row_stack = np.vstack  # type: ignore[attr-defined,unused-ignore]  # gone in 2.5
 
 
 def atomic_shared_arrays() -> None:

@@ -84,6 +84,7 @@ from triton.runtime.errors import OutOfResources
 from triton.runtime.interpreter import InterpretedFunction
 from triton.runtime.jit import JITFunction
 
+from judge.build import stages
 from judge.sandbox import interpreter_bf16
 
 log = logging.getLogger(__name__)
@@ -170,6 +171,7 @@ def install() -> None:
     _state.installed = True
     _state.pristine = _snapshot()  # before anything is interpreted (see _jit_world)
     triton.runtime.driver.set_active(InterpreterDriver())
+    stages.install(TRITON_PROPERTIES["max_shared_mem"])  # checks stop after llir (stages.py)
     if not interpreter_bf16.install():  # bf16 dots and casts as on the GPU (interpreter_bf16.py)
         _warn(
             "bfloat16 tl.dot and casts are not fixed in this Triton's interpreter: bf16 results may be wrong"
@@ -410,9 +412,13 @@ def _check(fn: InterpretedFunction, args: tuple[Any, ...], kwargs: dict[str, Any
     t0, cpu0 = time.monotonic(), _cpu_s()
     result, kernel = _Check(), None
     try:
-        kernel = _compile(fn, args, kwargs, exact=False)
+        with stages.lowered_only():  # up to llir: shared memory and scratch are known there
+            kernel = _compile(fn, args, kwargs, exact=False)
+        # Only a kernel already in Triton's cache, compiled to the end, gets here.
         result.scratch = int(getattr(kernel.metadata, "global_scratch_size", 0) or 0)
         kernel._init_handles()  # Triton's own launch checks, with the H100's figures
+    except stages.Lowered as lowered:
+        result.scratch = int(lowered.metadata.get("global_scratch_size") or 0)
     except OutOfResources as e:
         result.refusal = (e.required, e.limit, e.name, _refusal(e, name, kwargs, kernel))
     except Exception as e:
@@ -496,7 +502,10 @@ def _compiler_works() -> bool:
         try:
             with _jit_world(_probe.__globals__):
                 salt = time.monotonic_ns() % 1000003  # not from Triton's cache: compiled now
-                JITFunction(_probe).warmup(torch.empty(1), SALT=salt, grid=(1,))
+                with stages.lowered_only():
+                    JITFunction(_probe).warmup(torch.empty(1), SALT=salt, grid=(1,))
+            _state.compiler_works = True
+        except stages.Lowered:
             _state.compiler_works = True
         except Exception:
             log.info("Triton cannot compile for sm_90 here", exc_info=True)

@@ -131,6 +131,7 @@ class Precompiled(TypedDict):
     kernels: int
     skipped: NotRequired[bool]
     failed: NotRequired[int]
+    pending: NotRequired[int]  # compiles still running when the tests began
     cases_cut_short: NotRequired[int]
     seconds: NotRequired[float]
     host_ms: NotRequired[int]

@@ -84,7 +84,12 @@ class Runner:
             # Asked by many submissions (tutorials read the SM count at import or in solve):
             # torch's first device_count() initialises NVML, which took 4.5 s in the sandbox on
             # an H100 host. Done here, ahead of demand, it is cached for the grading.
-            torch.cuda.get_device_properties(torch.cuda.current_device())
+            props = torch.cuda.get_device_properties(torch.cuda.current_device())
+            # A Triton kernel that needs more shared memory than a block may have fails at once,
+            # before ptxas (stages.py): the GPU's answer, without the slowest compile step.
+            from judge.build import stages
+
+            stages.install(getattr(props, "shared_memory_per_block_optin", None))
             from judge.timing.hold import Hold
 
             self.hold = Hold(torch)
@@ -250,7 +255,11 @@ class Runner:
     def _autotune(self, mode: Any) -> Any:
         from judge.build import autotune
 
-        if not self.precompiles or self.device != "cuda":
+        if self.device != "cuda":
+            # The interpreter times nothing: the first config that fits an H100 runs, and the
+            # others are neither checked nor run (sixteen of them took the whole call limit).
+            return autotune.policy(autotune.TUNE_FIRST)
+        if not self.precompiles:
             return autotune.policy(None)
 
         def report(done: int, total: int) -> None:

@@ -107,6 +107,36 @@ report["precompile"] = {
     "counts": counts, "progress": progress, "compiled": compiled,
     "compiled_after": compiled_after, "again_s": again_s,
 }
+
+# -- precompile does not wait for a compile that does not end: the tests start without it ------
+import threading
+
+import triton.compiler
+
+gated = JITFunction(scale)
+gate = threading.Event()
+compile_now = triton.compiler.compile
+
+
+def held_compile(*args, **kwargs):  # a ptxas run that takes minutes, until the gate opens
+    gate.wait(60)
+    return compile_now(*args, **kwargs)
+
+
+triton.compiler.compile = held_compile  # taken by the JITFunction's first launch (create_binder)
+precompile.WAIT_S = 0.2
+one = [{"args": [{"kind": "tensor", "dtype": "float32", "shape": [64]}, {"kind": "int", "value": 64}]}]
+with interpreter._jit_world(scale.__globals__):
+    held = precompile.run(lambda a: gated[(1,)](a[0], a[1], BLOCK=128), one, torch, "cpu", lambda d, t: None)
+    waiting_when_done = not gate.is_set()
+    triton.compiler.compile = compile_now
+    gate.set()
+    later = gated.warmup(torch.empty(64), 64, BLOCK=128, grid=(1,))  # waits for that compile
+report["held"] = {
+    "counts": held, "waiting_when_done": waiting_when_done,
+    "compiled": sum(len(c[0]) for c in gated.device_caches.values()),
+    "later_has_cubin": "cubin" in getattr(later, "asm", {}),
+}
 print("REPORT " + json.dumps(report))
 """
 
@@ -178,3 +208,15 @@ def test_precompile_compiles_each_specialisation_once_in_threads(report: dict[st
     assert counts["cases_cut_short"] == 2
     # The real call at n = 33 found its kernel: nothing new compiled.
     assert pre["compiled_after"] == 3
+
+
+def test_precompile_does_not_wait_for_a_compile_that_does_not_end(report: dict[str, Any]) -> None:
+    held = report["held"]
+    # precompile.run returned while the compile was still held (the tests would start), and
+    # said so; the real call then waited for that same compile instead of starting another.
+    assert held["waiting_when_done"] is True
+    assert held["counts"]["kernels"] == 1
+    assert held["counts"]["pending"] == 1
+    assert held["counts"]["failed"] == 0
+    assert held["later_has_cubin"] is True
+    assert held["compiled"] == 1
