@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import time
 
-from judge import languages
+from judge import hostpaths, languages
 from judge.build import autotune, precompile, sourcecache
 from judge.cases import Cases
 from judge.languages.runtime import Refused
@@ -71,6 +71,7 @@ class Session:
             g.result.verdict, g.result.message = s.verdict, s.message
         if self.channel.runner is not None:
             g.result.stdout = self.channel.runner.output()
+        hostpaths.scrub(g.result)  # no host paths in what the learner reads
         g.progress({"stage": "done", "verdict": str(g.result.verdict)})
         return g.result
 

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from judge import hostpaths
+
 
 class Refused(Exception):
     """A source the referee will not run: its verdict (a Verdict value) and the message, with
@@ -82,7 +84,9 @@ def submission_traceback(e: BaseException, filename: str) -> str:
     frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.endswith(filename)]
     lines = [f"  line {f.lineno}, in {f.name}\n    {f.line}" for f in frames[-5:]]
     head = "Traceback (in your code):\n" + "\n".join(lines) + "\n" if lines else ""
-    return head + "".join(traceback.format_exception_only(type(e), e)).strip()
+    inside = hostpaths.raised_in(e, filename) if lines else ""
+    error = "".join(traceback.format_exception_only(type(e), e)).strip()
+    return hostpaths.relative(head + (inside + "\n" if inside else "") + error)
 
 
 def import_solve(path: Path, on_error: Any) -> Any:
