@@ -388,6 +388,11 @@ def main() -> None:
     ap.add_argument("--sample", action="append", help="only samples whose file name contains this")
     ap.add_argument("--language", action="append", help="only samples in this language")
     ap.add_argument(
+        "--shard",
+        help="K/N: only every N-th sample, starting at the K-th (0-based), so that N processes "
+        "grade the samples side by side on one GPU (verdicts only: their times are not alone)",
+    )
+    ap.add_argument(
         "--repeat", type=int, default=2, help="benchmark runs per accepted sample (stability)"
     )
     ap.add_argument(
@@ -423,6 +428,16 @@ def main() -> None:
             return named and (not ns.language or s.language in ns.language)
 
         probs = [dataclasses.replace(p, samples=tuple(filter(wanted, p.samples))) for p in probs]
+    if ns.shard:
+        import dataclasses
+
+        k, n = (int(x) for x in ns.shard.split("/"))
+        order = [(p.slug, s.path) for p in probs for s in p.samples]
+        mine = {key for i, key in enumerate(order) if i % n == k}
+        probs = [
+            dataclasses.replace(p, samples=tuple(s for s in p.samples if (p.slug, s.path) in mine))
+            for p in probs
+        ]
     info = env_info()
     print(json.dumps(info, indent=1), flush=True)
     ns.out.mkdir(parents=True, exist_ok=True)
