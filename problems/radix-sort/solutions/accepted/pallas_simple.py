@@ -29,15 +29,15 @@ BLOCK = 1024  # elements per instance
 CHUNK = 1024  # table entries scanned at a time
 
 
-def _digits(k, valid, shift):
+def _digits(k, valid, shift_ref):
     """The one-hot [BLOCK, RADIX] matrix of each key's digit; rows past n are all zero."""
-    d = ((k >> shift) & (RADIX - 1)).astype(jnp.int32)
+    d = ((k >> shift_ref[0].astype(k.dtype)) & (RADIX - 1)).astype(jnp.int32)
     return ((d[:, None] == jnp.arange(RADIX)[None, :]) & valid[:, None]).astype(jnp.int32)
 
 
-def count_kernel(keys_ref, counts_ref, *, n, shift):
+def count_kernel(keys_ref, shift_ref, counts_ref, *, n):
     valid = pl.program_id(0) * BLOCK + jnp.arange(BLOCK) < n
-    onehot = _digits(plgpu.load(keys_ref, mask=valid, other=0), valid, shift)
+    onehot = _digits(plgpu.load(keys_ref, mask=valid, other=0), valid, shift_ref)
     counts_ref[...] = jnp.sum(onehot, axis=0).reshape(RADIX, 1)
 
 
@@ -51,11 +51,11 @@ def offsets_kernel(counts_ref, slots_ref, *, total):
     jax.lax.fori_loop(0, pl.cdiv(total, CHUNK), step, jnp.int32(0))
 
 
-def scatter_kernel(keys_ref, vals_ref, slots_ref, keys_out, vals_out, *, n, shift):
+def scatter_kernel(keys_ref, vals_ref, slots_ref, shift_ref, keys_out, vals_out, *, n):
     valid = pl.program_id(0) * BLOCK + jnp.arange(BLOCK) < n
     k = plgpu.load(keys_ref, mask=valid, other=0)
     v = plgpu.load(vals_ref, mask=valid, other=0)
-    onehot = _digits(k, valid, shift)
+    onehot = _digits(k, valid, shift_ref)
     rank = jnp.sum((jnp.cumsum(onehot, axis=0) - onehot) * onehot, axis=1)  # earlier, same digit
     slot = jnp.sum(onehot * slots_ref[...].reshape(1, RADIX), axis=1)  # this block's, its digit
     # Lanes past n store nothing on a GPU. The interpreter's masked scatter writes the old
@@ -71,25 +71,28 @@ def solve(keys: jax.Array, vals: jax.Array, n: int):
     block = pl.BlockSpec(block_shape=(BLOCK,), index_map=lambda i: (i,))
     column = pl.BlockSpec(block_shape=(RADIX, 1), index_map=lambda i: (0, i))
     table = jax.ShapeDtypeStruct((RADIX, blocks), jnp.int32)
+    scalar = pl.BlockSpec(block_shape=(1,), index_map=lambda i: (0,))
     for shift in range(0, 32, BITS):
+        # The digit as data, not a constant: the three kernels compile once per n, not per pass.
+        at = jnp.full((1,), shift, jnp.int32)
         counts = pl.pallas_call(
-            functools.partial(count_kernel, n=n, shift=shift),
+            functools.partial(count_kernel, n=n),
             out_shape=table,
             grid=(blocks,),
-            in_specs=[block],
+            in_specs=[block, scalar],
             out_specs=column,
-        )(keys)
+        )(keys, at)
         slots = pl.pallas_call(
             functools.partial(offsets_kernel, total=RADIX * blocks),
             out_shape=jax.ShapeDtypeStruct((RADIX * blocks,), jnp.int32),
         )(counts.reshape(RADIX * blocks))
         keys, vals = pl.pallas_call(
-            functools.partial(scatter_kernel, n=n, shift=shift),
+            functools.partial(scatter_kernel, n=n),
             out_shape=(
                 jax.ShapeDtypeStruct(keys.shape, keys.dtype),
                 jax.ShapeDtypeStruct(vals.shape, vals.dtype),
             ),
             grid=(blocks,),
-            in_specs=[block, block, column],
-        )(keys, vals, slots.reshape(RADIX, blocks))
+            in_specs=[block, block, column, scalar],
+        )(keys, vals, slots.reshape(RADIX, blocks), at)
     return keys, vals
