@@ -1,4 +1,4 @@
-"""The judge's commands: ``grade`` and ``problems list|check``.
+"""The judge's commands: ``grade``, ``problems list|check`` and ``doctor`` (cli_doctor.py).
 
 They need only the judge's own packages (torch, triton, numpy, typer, rich): a bare GPU host runs
 ``python -m judge.cli grade ...``. The ``kerneldojo`` command (worker/cli.py) mounts these and the
@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from judge import languages
+from judge.cli_doctor import doctor
 from judge.problem.schema import ProblemError
 from judge.results import CaseResult, GradeResult
 from judge.verdicts import Verdict
@@ -29,6 +30,7 @@ app = typer.Typer(
 )
 problems_app = typer.Typer(help="Problem folders: list and check.", no_args_is_help=True)
 app.add_typer(problems_app, name="problems")
+app.command()(doctor)
 err = Console(stderr=True)
 out = Console()
 
