@@ -1,13 +1,21 @@
-"""Which packages a Python submission may import: its language's own, and the standard library.
+"""Which modules a Python submission may import: its language's packages and a short list of
+the standard library. Everything else is refused, with its line, before any process starts.
 
-The shared policy (policy.py) is a deny-list of standard-library modules and of paths inside the
-packages a language uses. A package it has never heard of is another matter: CuPy, JAX or
-SciPy in a Triton file compute on the judge's CUDA tensors (``__cuda_array_interface__``,
-DLPack) where neither the static policy nor torch's library rule (rules.py) looks, and a
-one-line Triton copy kernel would then pass as the learner's own. So beyond the standard
-library each language names the packages its submissions may import (``packages``), and any
-other top-level package is refused, with its line, before any process starts. ``packaging`` is
-allowed everywhere: tutorials read Triton's version with it.
+The shared policy (policy.py) follows every use of an imported module to a dotted path and
+refuses the paths that patch or inspect the harness. That can hold only for modules whose every
+way to run code is known, and the standard library has many that run a string as code or read a
+file: ``timeit.timeit(stmt=...)``, ``cProfile.run``, ``profile.run``, ``trace.Trace().run``,
+``pdb.run``, ``bdb.Bdb().run``, ``doctest.run_docstring_examples``, ``codecs.open``,
+``configparser``, ``logging.basicConfig(filename=...)``, ``netrc``, ``mimetypes``... (issue #36:
+a code string through ``timeit`` switched the kernel-track rule off from inside). So the standard
+library is an allow-list (``STDLIB``): modules that compute on values and hold no code runner, no
+file, no process, no thread, no interpreter hook; ``os`` and ``sys`` only for what policy.py lets
+through (the environment, ``os.path``'s string helpers, stdout). A kernel needs no more.
+
+A package outside the standard library is refused unless the language names it (``packages``):
+CuPy, JAX or SciPy in a Triton file compute on the judge's CUDA tensors where neither the static
+policy nor torch's library rule (rules.py) looks. ``packaging`` is allowed everywhere: tutorials
+read Triton's version with it.
 """
 
 from __future__ import annotations
@@ -19,10 +27,23 @@ from judge.languages.policy import Violation
 
 EVERYWHERE = frozenset({"packaging"})
 
+# The standard library a submission may import, each for a reason a kernel's host code has.
+STDLIB = frozenset(
+    {
+        "__future__",  # annotations
+        "math", "cmath", "numbers", "fractions", "decimal", "statistics", "random",  # numbers
+        "functools", "itertools", "operator",  # partial, lru_cache, product, mul (no attrgetter)
+        "collections", "heapq", "bisect", "array", "copy", "struct",  # containers and bytes
+        "typing", "dataclasses", "enum", "abc",  # declaring types
+        "contextlib", "string", "re", "time",  # helpers; time for the learner's own timing
+        "os", "sys",  # only what policy.py allows: the environment, os.path's helpers, stdout
+    }
+)  # fmt: skip
+
 
 def check_imports(source: str, packages: frozenset[str], label: str) -> Violation | None:
-    """The first import of a package outside ``packages`` and the standard library, or None
-    (also for a source that does not parse: the syntax error is the caller's)."""
+    """The first import of a module outside ``packages`` and ``STDLIB``, or None (also for a
+    source that does not parse: the syntax error is the caller's)."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -38,16 +59,21 @@ def check_imports(source: str, packages: frozenset[str], label: str) -> Violatio
             continue
         for name in names:
             top = name.split(".")[0]
-            if top in allowed or top in sys.stdlib_module_names:
+            if top in allowed or top in STDLIB:
                 continue
             code = lines[node.lineno - 1].strip() if node.lineno <= len(lines) else name
-            return Violation(
-                node.lineno,
-                code,
-                f"besides the standard library, a {label} submission may import only "
-                f"{_listed(sorted(packages))}: {top} runs code that is not your kernel and that "
-                "the judge does not check",
-            )
+            if top in sys.stdlib_module_names:
+                why = (
+                    f"of the standard library, a submission may import only {_listed(sorted(STDLIB))}: "
+                    f"{top} can run code, reach files or the interpreter where the judge does not look"
+                )
+            else:
+                why = (
+                    f"besides the standard library, a {label} submission may import only "
+                    f"{_listed(sorted(packages))}: {top} runs code that is not your kernel and that "
+                    "the judge does not check"
+                )
+            return Violation(node.lineno, code, why)
     return None
 
 

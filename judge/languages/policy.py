@@ -105,7 +105,7 @@ DENIED_PATHS = _reasons(
         "torch.library torch.ops": "it registers, overrides or calls operators behind the library rule",
         "torch.overrides": "it intercepts torch functions, the judge's included",
         "torch.classes torch.utils.cpp_extension torch.cuda.cudart torch.cuda.CUDAPluggableAllocator torch.cuda.change_current_allocator torch.cuda.memory.CUDAPluggableAllocator torch.cuda.memory.change_current_allocator": _NATIVE,
-        "torch.load torch.save torch.serialization logging.FileHandler": _FILES,
+        "torch.load torch.save torch.serialization torch.from_file torch.UntypedStorage.from_file torch.TypedStorage.from_file logging.FileHandler numpy.load numpy.save numpy.savez numpy.savez_compressed numpy.fromfile numpy.loadtxt numpy.savetxt numpy.genfromtxt numpy.memmap": _FILES,
         "torch.hub": "it downloads and runs code",
         "torch.package": _LOADER,
         "torch.jit torch.fx torch.export": _COMPILE,

@@ -901,6 +901,55 @@ CATALOG: list[Entry] = [
     ),
 ]
 
+# Code strings and file readers of the standard library (issue #36): each switches the kernel-track
+# rule off or reads a file; the import allow-list (judge/languages/imports.py) or the policy's
+# paths refuse them before anything runs.
+CODE_STRING_ROUTES = {
+    "timeit_stmt": "timeit",
+    "timeit_timer": "timeit",
+    "cprofile_run": "cProfile",
+    "profile_run": "profile",
+    "trace_run": "trace",
+    "pdb_run": "pdb",
+    "bdb_run": "bdb",
+    "doctest_examples": "doctest",
+    "codecs_open": "codecs",
+    "configparser_read": "configparser",
+    "logging_file": "logging",
+    "netrc_read": "netrc",
+    "mimetypes_read": "mimetypes",
+}
+CATALOG += [
+    E(
+        f"codestring/{name}.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        f"{module}: a code string switches the rule off, then torch.add",
+        message=f"{module} can run code, reach files or the interpreter",
+    )
+    for name, module in CODE_STRING_ROUTES.items()
+]
+CATALOG += [
+    E(
+        "codestring/torch_from_file.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "torch.from_file reads a host file",
+        message="torch.from_file",
+    ),
+    E(
+        "codestring/switch_off_matmul.py",
+        "matmul",
+        "rejected",
+        "rejected",
+        "timeit code string switches the rule off, then torch.mm (cuBLAS) as a Triton matmul",
+        message="timeit can run code",
+        cases=("ragged 17 x 33 x 65",),
+    ),
+]
+
 DEFAULT_CPU_CASES = {"vector-add": VA_FEW}
 
 
