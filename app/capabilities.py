@@ -8,6 +8,7 @@ GPU. The problem page, the editor and the submission page read these instead of 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -44,15 +45,30 @@ def note(language: str, gpu_kind: str) -> str:
     )
 
 
-def editor_data(gpu_kinds: list[str]) -> dict[str, dict[str, dict[str, str]]]:
-    """Per GPU kind and language: its support and note, for the editor's page data."""
-    return {
-        kind: {
-            lang.name: {"support": support(lang.name, kind), "note": note(lang.name, kind)}
-            for lang in languages.all()
-        }
-        for kind in gpu_kinds
-    }
+def editor_data(
+    gpu_kinds: list[str], unavailable: Mapping[str, Mapping[str, str]] | None = None
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per GPU kind and language: its support and note, for the editor's page data; and
+    whether the kind's workers can grade it now (``unavailable``: kind -> language -> reason,
+    app/workers.py), the editor's menu disabling a language they cannot."""
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for kind in gpu_kinds:
+        missing = (unavailable or {}).get(kind, {})
+        out[kind] = {}
+        for lang in languages.all():
+            reason = missing.get(lang.name)
+            out[kind][lang.name] = {
+                "support": support(lang.name, kind),
+                "note": note(lang.name, kind),
+                "available": reason is None,
+                "reason": unavailable_note(lang.label, reason) if reason is not None else "",
+            }
+    return out
+
+
+def unavailable_note(label: str, reason: str) -> str:
+    """What the editor says of a language the workers cannot grade now, and why."""
+    return f"{label} is not available on this server's GPU workers right now: {reason}"
 
 
 @dataclass(frozen=True)

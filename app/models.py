@@ -293,3 +293,29 @@ class SubmissionDetail(SubmissionPublic):
     result: dict[str, Any] | None = None
     progress: dict[str, Any] | None = None
     queue_position: int | None = None
+
+
+# --- workers' self-tests (app/workers.py, worker/selftest.py) -------------------------------
+
+
+class WorkerReport(SQLModel, table=True):
+    """A worker's environment and its languages' self-test (judge/doctor.py), one row per
+    worker (its Celery name, ``worker-h100-gpu0@host``), replaced at each start of the worker."""
+
+    name: str = Field(primary_key=True, max_length=200)
+    gpu_kind: str = Field(index=True, max_length=32)
+    # judge/environment.py's report: Python, OS, GPU, driver, package versions.
+    environment_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    # Per language name: judge/doctor.py's LanguageStatus (status, verdict, error, seconds).
+    languages_json: str = Field(default="{}", sa_column=Column(Text, nullable=False))
+    started_at: datetime = Field(default_factory=utcnow)
+    checked_at: datetime | None = None  # when the self-test ended; None while it runs
+    seen_at: datetime = Field(default_factory=utcnow)  # the worker says it is alive
+
+    @property
+    def environment(self) -> dict[str, Any]:
+        return dict(json.loads(self.environment_json or "{}"))
+
+    @property
+    def languages(self) -> dict[str, dict[str, Any]]:
+        return dict(json.loads(self.languages_json or "{}"))

@@ -15,6 +15,7 @@ from sqlalchemy import select as sa_select
 from sqlalchemy.orm import defer
 from sqlmodel import Session, col, select
 
+from app import unavailable
 from app.models import Mode, Status, Submission, User
 from judge import languages
 from judge.verdicts import Verdict
@@ -33,13 +34,14 @@ class Entry:
 
 def acceptance(session: Session) -> dict[str, tuple[int, int]]:
     """problem -> (accepted, judged) over ranked submissions. ``not_run`` (compiled on a
-    server without a GPU, never tested) is no judgement of the code: it counts for neither."""
+    server without a GPU, never tested) and ``unavailable`` (the workers could not grade the
+    language: app/unavailable.py) are no judgement of the code: they count for neither."""
     rows = session.exec(
         select(Submission.problem, Submission.verdict, func.count())
         .where(
             Submission.mode == Mode.SUBMIT,
             Submission.status == Status.DONE,
-            col(Submission.verdict) != Verdict.NOT_RUN,
+            col(Submission.verdict).not_in([Verdict.NOT_RUN, unavailable.VERDICT]),
         )
         .group_by(col(Submission.problem), col(Submission.verdict))
     ).all()
@@ -147,7 +149,8 @@ _LIGHT = (
 
 
 def history(session: Session, user_id: int, problem: str, gpu_kind: str) -> list[Submission]:
-    """The learner's judged ranked submissions on a problem, oldest first (for the chart)."""
+    """The learner's judged ranked submissions on a problem, oldest first (for the chart); one
+    the workers could not grade (``unavailable``) was not judged."""
     return list(
         session.exec(
             select(Submission)
@@ -158,6 +161,7 @@ def history(session: Session, user_id: int, problem: str, gpu_kind: str) -> list
                 Submission.gpu_kind == gpu_kind,
                 Submission.mode == Mode.SUBMIT,
                 Submission.status == Status.DONE,
+                col(Submission.verdict) != unavailable.VERDICT,
             )
             .order_by(col(Submission.id))
         ).all()

@@ -13,12 +13,15 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
+from app import unavailable
 from judge.verdicts import Verdict
 
 console = Console()
 
 
 def _label(v: str) -> str:
+    if v == unavailable.VERDICT:
+        return unavailable.LABEL
     try:
         return Verdict(v).label
     except ValueError:
@@ -133,7 +136,7 @@ def save_report(client: httpx.Client, sub: dict[str, Any]) -> Path | None:
 def print_result(sub: dict[str, Any], server: str, saved: Path | None = None) -> None:
     r = sub.get("result") or {}
     v = sub.get("verdict") or "internal_error"
-    color = "green" if v == "accepted" else "red"
+    color = "green" if v == "accepted" else "yellow" if v == unavailable.VERDICT else "red"
     console.print(f"[bold {color}]{_label(v)}[/]  {r.get('message') or ''}")
     cases = r.get("cases") or []
     if cases:

@@ -1,6 +1,7 @@
 """What the problem page's editor starts from, beyond the statement and the starters.
 
-- what this server does with each language (``capabilities``), said beside Run and Submit;
+- what this server does with each language (``capabilities``), said beside Run and Submit, and
+  the languages its workers cannot grade right now (``workers``: their self-tests), disabled;
 - the test cases that run only on a GPU, so that a Run on the CPU says what it skipped;
 - the logged-in learner's drafts kept on the server (``app/api/routes/drafts.py``);
 - a past submission opened in the editor (``?from=ID``, from its page), with its verdict and
@@ -14,7 +15,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app import capabilities, visibility
+from app import capabilities, visibility, workers
 from app.models import Draft, Submission, User
 from judge import languages
 from judge.problem.schema import Problem
@@ -72,7 +73,7 @@ def editor_data(
         ).all():
             drafts[d.language] = {"source": d.source, "updated": d.updated_at.timestamp() * 1000}
     return {
-        "support": capabilities.editor_data(gpu_kinds),
+        "support": capabilities.editor_data(gpu_kinds, workers.unavailable(session, gpu_kinds)),
         "gpuOnly": list(capabilities.gpu_only_cases(problem)),
         "gpuOnlyByLanguage": {
             lang.name: list(capabilities.gpu_only_cases(problem, lang.name))

@@ -27,6 +27,7 @@ from datetime import datetime
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col
 
+from app import unavailable
 from app.classes import assignments, editorial, service
 from app.classes.models import Assignment, AssignmentProblem, Course, Rule
 from app.models import Mode, Status, Submission, User
@@ -119,7 +120,8 @@ def _columns(session: Session, course: Course) -> list[Column]:
 def _submissions(
     session: Session, user_ids: list[int], problems: list[str], gpu_kind: str
 ) -> list[tuple[int, int, str, str, str | None, float | None, datetime]]:
-    """(id, user, problem, language, verdict, score_ms, created_at) of judged ranked rows."""
+    """(id, user, problem, language, verdict, score_ms, created_at) of judged ranked rows: not
+    those the workers could not grade (``unavailable``), which are no attempt."""
     if not user_ids or not problems:
         return []
     rows = session.execute(
@@ -138,6 +140,7 @@ def _submissions(
             col(Submission.gpu_kind) == gpu_kind,
             col(Submission.mode) == Mode.SUBMIT,
             col(Submission.status) == Status.DONE,
+            col(Submission.verdict) != unavailable.VERDICT,
             col(Submission.hidden).is_(False),
         )
         .order_by(col(Submission.id))

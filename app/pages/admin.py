@@ -9,7 +9,7 @@ from fastapi.responses import RedirectResponse, Response
 from pydantic import ValidationError
 from sqlmodel import col, select
 
-from app import accounts, submissions
+from app import accounts, submissions, workers
 from app.api.routes.tokens import issue
 from app.deps import EnqueueDep, RegistryDep, SessionDep
 from app.models import ApiToken, Mode, Scope, SiteConfigUpdate, Submission, User
@@ -80,6 +80,8 @@ def admin_page(
         catalog=registry.catalog,
         recent=recent,
         names=names,
+        # Each worker's GPU, driver, packages and languages' self-test (app/workers.py).
+        worker_reports=[workers.view(r) for r in workers.reports(session)],
     )
 
 

@@ -12,7 +12,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app import sessions
+from app import sessions, unavailable
 from app.core.security import csrf_matches
 from app.deps import SessionDep
 from app.models import User
@@ -26,6 +26,8 @@ templates = Jinja2Templates(directory=TEMPLATES)
 
 
 def verdict_label(v: str | None) -> str:
+    if v == unavailable.VERDICT:  # the app's own (app/unavailable.py), not the judge's
+        return unavailable.LABEL
     try:
         return Verdict(v).label if v else "Pending"
     except ValueError:
@@ -55,7 +57,10 @@ def editor_mode(name: str) -> str:
 templates.env.filters["verdict_label"] = verdict_label
 # The labels the browser shows (static/src/progress.js reads them from base.html): defined once,
 # in judge/verdicts/py/
-templates.env.globals["verdict_labels"] = {v.value: v.label for v in Verdict}
+templates.env.globals["verdict_labels"] = {
+    **{v.value: v.label for v in Verdict},
+    unavailable.VERDICT: unavailable.LABEL,
+}
 # "Triton, CUDA, PyTorch, Numba or Pallas": what pages say a learner may write in, from the
 # registry (a language added there is named everywhere).
 _labels = [lang.label for lang in languages.all()]

@@ -1,4 +1,5 @@
-"""Instructor actions: reload problems, rejudge, hide from the leaderboard, close sign-ups."""
+"""Instructor actions: reload problems, rejudge, hide from the leaderboard, close sign-ups; the
+workers' self-test reports."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 from sqlmodel import select
 
-from app import accounts, submissions
+from app import accounts, submissions, workers
 from app.deps import AdminUser, EnqueueDep, RegistryDep, SessionDep
 from app.models import Mode, SiteConfig, SiteConfigPublic, SiteConfigUpdate, Submission
 
@@ -22,6 +23,13 @@ class ReloadReport(BaseModel):
 
 class Hide(BaseModel):
     hidden: bool = True
+
+
+@router.get("/workers")
+def worker_reports(_: AdminUser, session: SessionDep) -> list[dict[str, Any]]:
+    """Each worker's environment (GPU, driver, package versions) and its languages' self-test
+    (status, verdict, error, seconds), as it reported them at its start (app/workers.py)."""
+    return [workers.view(r) for r in workers.reports(session)]
 
 
 @router.post("/problems/reload", response_model=ReloadReport)

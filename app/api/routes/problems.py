@@ -5,8 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, HTTPException
 from pydantic import BaseModel
 
-from app import stats, visibility
-from app.deps import OptionalUser, RegistryDep, SessionDep
+from app import stats, visibility, workers
+from app.api.routes.languages import Availability
+from app.deps import OptionalUser, RegistryDep, SessionDep, SettingsDep
 from judge import languages
 
 router = APIRouter(prefix="/problems", tags=["problems"])
@@ -30,6 +31,8 @@ class ProblemDetail(ProblemSummary):
     statement_html: str
     signatures: dict[str, str]
     starters: dict[str, str]
+    # Per language, per GPU kind: whether the workers can grade it now (app/workers.py).
+    availability: dict[str, dict[str, Availability]]
 
 
 @router.get("", response_model=list[ProblemSummary])
@@ -60,7 +63,11 @@ def list_problems(
 
 @router.get("/{slug}", response_model=ProblemDetail)
 def get_problem(
-    slug: str, session: SessionDep, registry: RegistryDep, user: OptionalUser
+    slug: str,
+    session: SessionDep,
+    registry: RegistryDep,
+    user: OptionalUser,
+    settings: SettingsDep,
 ) -> ProblemDetail:
     p = registry.get(slug)
     if p is None:
@@ -82,4 +89,8 @@ def get_problem(
         statement_html=registry.catalog.statements.get(slug, ""),
         signatures={lang.name: lang.signature(p) for lang in languages.all()},
         starters={lang.name: lang.starter(p) for lang in languages.all()},
+        availability={
+            name: {k: Availability(**a) for k, a in kinds.items()}
+            for name, kinds in workers.availability(session, settings.gpu_kinds).items()
+        },
     )

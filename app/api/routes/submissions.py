@@ -18,7 +18,7 @@ from sse_starlette.sse import EventSourceResponse
 from starlette.background import BackgroundTask
 from starlette.concurrency import run_in_threadpool
 
-from app import profile_view, submissions, visibility
+from app import profile_view, submissions, unavailable, visibility, workers
 from app.core import db
 from app.deps import (
     CurrentUser,
@@ -141,6 +141,12 @@ def create_submission(
     except submissions.SubmissionError as e:
         raise HTTPException(e.status, str(e)) from e
     assert sub.id is not None
+    # No live worker of this GPU kind can grade the language (its self-test failed): answered
+    # at once, "not available", counting for nothing (app/unavailable.py); never queued.
+    why = workers.reason(session, sub.language, kind)
+    if why is not None:
+        unavailable.answer(session, sub, why)
+        return public(sub, user.username, user)
     out = public(sub, user.username, user)
     if not submissions.send(engine, enqueue, sub.id, kind, sub.mode):
         body = {**out.model_dump(mode="json"), "notice": QUEUED_LATER}

@@ -24,6 +24,7 @@ const langSelect = document.getElementById("language");
 const gpuSelect = document.getElementById("gpu-kind");
 const output = document.getElementById("run-output");
 const runNote = document.getElementById("run-note");
+const langNote = document.getElementById("lang-note");
 const language = new Compartment();
 const drafts = draftStore(cfg, csrf);
 const langs = Object.fromEntries(cfg.languages.map((l) => [l.name, l]));
@@ -72,15 +73,28 @@ window.addEventListener("pagehide", () => {
   drafts.flush();
 });
 
+// A language the chosen GPU kind's workers cannot grade right now (their self-test failed:
+// app/workers.py) is disabled in the menu, its reason in the option's title and in a note that
+// stays visible; if it is the current one, Run and Submit still send (the server answers "not
+// available", which counts for nothing).
 function showRunNote() {
   const s = support(current);
-  runNote.textContent = s.note;
-  runNote.className = `run-note run-note-${s.support}`;
-  runNote.hidden = !s.note || s.support === "gpu";
+  const off = s.available === false;
+  runNote.textContent = off ? s.reason : s.note;
+  runNote.className = `run-note run-note-${off ? "unavailable" : s.support}`;
+  runNote.hidden = off ? !s.reason : !s.note || s.support === "gpu";
+  const reasons = [];
   for (const opt of langSelect.options) {
-    const compileOnly = support(opt.value).support === "compile_only";
-    opt.textContent = langs[opt.value].menu_label + (compileOnly ? " — compile only here" : "");
+    const o = support(opt.value);
+    const unavailable = o.available === false;
+    opt.disabled = unavailable;
+    opt.title = unavailable ? o.reason : "";
+    const suffix = unavailable ? " — not available right now" : o.support === "compile_only" ? " — compile only here" : "";
+    opt.textContent = langs[opt.value].menu_label + suffix;
+    if (unavailable && opt.value !== current) reasons.push(o.reason);
   }
+  langNote.textContent = reasons.join(" · ");
+  langNote.hidden = reasons.length === 0;
 }
 showRunNote();
 gpuSelect?.addEventListener("change", showRunNote);

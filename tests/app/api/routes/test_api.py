@@ -341,6 +341,10 @@ def test_languages_come_from_the_registry(
         "editor_mode": "python",
         "track": "kernel",
         "runs_on_cpu": True,
+        "availability": {  # no worker has reported: every language counts as available
+            "cpu": {"available": True, "reason": ""},
+            "h100": {"available": True, "reason": ""},
+        },
     }
     assert body[1] == {
         "name": "cuda",
@@ -350,6 +354,10 @@ def test_languages_come_from_the_registry(
         "editor_mode": "cpp",
         "track": "kernel",
         "runs_on_cpu": False,
+        "availability": {  # no worker has reported: every language counts as available
+            "cpu": {"available": True, "reason": ""},
+            "h100": {"available": True, "reason": ""},
+        },
     }
     fake_language.register(monkeypatch)  # one more language: every list follows
     assert [lang["name"] for lang in client.get("/api/v1/languages").json()] == [
