@@ -80,14 +80,31 @@ def fmt_value(v: Any, integer: bool) -> str:
     return str(int(v)) if integer else f"{float(v):.7g}"
 
 
-def poison_hint(t: Any, value: Any) -> str:
-    """The note added when a wrong value is the output's poison: it was probably never written."""
+def poison_hint(t: Any, value: Any, index: int | None = None) -> str:
+    """The note added when a wrong value is the output's poison: it was probably never written
+    (for a NaN at flat ``index``: never written, or computed)."""
     d = dtypes.of_tensor(t)
     if d.integer and int(value) == d.poison_int:
         return f" (the output is filled with {d.poison_text} before each call: was it written?)"
     if not d.integer and value != value:  # NaN
-        return " (the output is poisoned with NaN before each call: was it written?)"
+        return NAN_HINT if index is None else nan_hint(t, index)
     return ""
+
+
+NAN_HINT = " (the output is poisoned with NaN before each call: was it written?)"
+UNWRITTEN_HINT = (
+    " (still the NaN the output is filled with before each call, bit for bit: was it written?)"
+)
+COMPUTED_HINT = (
+    " (a NaN your kernel computed, not the untouched poison: from 0/0, inf - inf, or from reading"
+    " the output before setting it, as it holds NaN before each call)"
+)
+
+
+def nan_hint(t: Any, index: int) -> str:
+    """For a NaN at flat ``index`` of output ``t``: never written, or computed by the kernel."""
+    still = dtypes.still_poison(t, index)
+    return NAN_HINT if still is None else UNWRITTEN_HINT if still else COMPUTED_HINT
 
 
 def first_difference(got: Any, expected: Any) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from judge.checkers.base import Checker, Option, Outcome, fmt_index
+from judge.checkers.base import Checker, Option, Outcome, fmt_index, nan_hint
 
 if TYPE_CHECKING:
     from judge.problem.schema import Check
@@ -52,11 +52,7 @@ def compare(
     n_bad = int(bad.sum())
     if n_bad:
         i = int(torch.nonzero(bad)[0])
-        unwritten = (
-            " (the output is poisoned with NaN before each call: was it written?)"
-            if bool(torch.isnan(g[i]))
-            else ""
-        )
+        unwritten = nan_hint(got, i) if bool(torch.isnan(g[i])) else ""
         return (
             False,
             (

@@ -52,7 +52,7 @@ def compare_exact(name: str, got: Any, expected: Any, note: str = "") -> Outcome
         False,
         f"{name}: {n} of {g.numel()} values differ; first at {fmt_index(i, shape)}: "
         f"expected {fmt_value(e[i], integer)}{note}, got {fmt_value(g[i], integer)}"
-        f"{poison_hint(got, got.reshape(-1)[i])}",
+        f"{poison_hint(got, got.reshape(-1)[i], i)}",
     )
 
 

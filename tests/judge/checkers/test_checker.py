@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from judge.checkers.outputs import compare
+from judge.problem import dtypes
 from judge.problem.schema import Check
 
 
@@ -17,7 +18,9 @@ def test_exact_and_within_tolerance_pass() -> None:
 def test_unwritten_output_is_reported_with_its_index() -> None:
     e = torch.ones(4, 5, dtype=torch.float64)
     got = e.float().clone()
-    got[2, 3] = float("nan")
+    poison = torch.empty(1)
+    dtypes.poison(poison)  # the NaN the referee fills outputs with
+    got[2, 3] = poison[0]
     ok, msg, _ = compare("y", got, e, e.abs(), Check(rtol=1e-4, atol=0.0))
     assert not ok
     assert "[2, 3]" in msg and "was it written" in msg

@@ -1,5 +1,5 @@
 # expect: wrong_answer
-# expect-message: was it written?
+# expect-message: before each call
 # Bug: accumulates into out[0] with atomic adds but never zeroes it first. Outputs are not
 # zero when solve is called (the judge fills them with NaN, and on a GPU a reused buffer holds
 # the last call's result), so the sum starts from garbage. The fix: a one-program kernel that

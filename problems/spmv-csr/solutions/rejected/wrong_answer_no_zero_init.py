@@ -1,5 +1,5 @@
 # expect: wrong_answer
-# expect-message: was it written?
+# expect-message: before each call
 # Bug: the entry-balanced kernel of the editorial without its first step, zeroing y. Rows that
 # lie inside one chunk are stored and come out right; an empty row is never written and keeps
 # the NaN the judge filled y with, and a row split between chunks adds its parts to NaN.
