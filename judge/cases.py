@@ -232,7 +232,7 @@ class Cases:
             try:
                 self.fill(bufs, inputs)
                 self.sync()
-                self.call(key)
+                done = self.call(key)
                 self.ch.check_memory(f"after test {case.name!r}")
                 with g.timed("tests_check"):
                     ok, message, err = self.check(bufs, expected, scales)
@@ -246,6 +246,8 @@ class Cases:
                         if ok
                         else None
                     )
+                if not ok and (said := _notes(done)):
+                    message = f"{message}. NumPy warned while your kernel ran: {said}"
             except BaseException:
                 self.release(key, bufs, unbind=False)
                 raise
@@ -270,6 +272,14 @@ class Cases:
                 else f"case {len(g.result.cases)} of {len(cases)} failed (the rest not run)"
             )
             raise Stop(Verdict.WRONG_ANSWER, f"{counted}; first: {first.name}: {first.message}")
+
+
+def _notes(done: Any) -> str:
+    """The runner's numeric notes for a call (numeric_notes.py), untrusted: strings, capped."""
+    notes = done.get("notes") if isinstance(done, dict) else None
+    if not isinstance(notes, list):
+        return ""
+    return "; ".join(n[:200] for n in notes[:3] if isinstance(n, str) and n.strip())
 
 
 def bind_args(

@@ -171,6 +171,7 @@ class Done(TypedDict):
     op: Literal["done"]
     warnings: NotRequired[list[str]]
     findings: NotRequired[list[dict[str, Any]]]
+    notes: NotRequired[list[str]]  # numeric warnings on the learner's lines (numeric_notes.py)
     ms: NotRequired[float]
     ms_sync: NotRequired[float]
     sm_ghz: NotRequired[float | None]

@@ -33,6 +33,7 @@ class Runner:
         self.out = out
         self.loaded: Loaded | None = None
         self.language = ""
+        self.filename = "solution.py"  # the learner's file, named at load
         self.precompiles = False
         self.forbid_library = True
         self.cases: dict[str, list[Any]] = {}
@@ -133,6 +134,7 @@ class Runner:
                 pass
         self.forbid_library = bool(msg.get("forbid_library", True))
         path = self.workdir / msg["path"]
+        self.filename = path.name
         budget = msg.get("gpu_budget_mb")
         if self.device == "cuda" and isinstance(budget, int):
             # torch's allocator refuses past the budget with a clear OutOfMemoryError; the
@@ -204,6 +206,7 @@ class Runner:
         call_args = self.cases[msg["case"]]
         timed = bool(msg.get("timed")) and self.device == "cuda"
         t = None
+        notes: list[str] = []  # numeric warnings on the learner's lines, untimed calls only
         if timed:
             # Behind the referee's gate and the hold (gate.py, hold.py): the start event fires
             # when the queued work can begin, not when the host begins to launch it. The runner's
@@ -219,11 +222,16 @@ class Runner:
             # takes its first working config in tests and tunes fully in a benchmark's first
             # call (autotune.py).
             from judge.profile import instrument
+            from judge.sandbox import numeric_notes
 
             profiled = bool(msg.get("nvtx")) and self.device == "cuda"  # under ncu
             if (private := self.private.get(msg["case"])) is not None:
                 private.refresh()  # the referee filled the shared buffers since the last call
-            with self._autotune(msg.get("tune")), instrument.nvtx(self.torch, profiled):
+            with (
+                self._autotune(msg.get("tune")),
+                instrument.nvtx(self.torch, profiled),
+                numeric_notes.notes(self.filename, notes),
+            ):
                 self._invoke(call_args)
             self._launched()
             self._synchronize()
@@ -240,7 +248,7 @@ class Runner:
                 if self.loaded is not None:  # the language's own (Pallas' GPU lowering)
                     warnings += self.loaded.take_warnings()
                 findings = bounds.take_findings()
-            self.reply(messages.Done(op="done", warnings=warnings, findings=findings))
+            self.reply(messages.Done(op="done", warnings=warnings, findings=findings, notes=notes))
         else:
             self.reply(
                 messages.Done(
