@@ -20,11 +20,12 @@ from celery.signals import worker_process_init, worker_process_shutdown, worker_
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app import submissions
+from app import submissions, unavailable
 from app.core.config import get_settings
 from app.core.db import make_engine
 from app.models import Submission
 from app.queue import TASK_NAME, celery, enqueue
+from worker import selftest  # its signal handlers: the self-test at the worker's start
 
 log = logging.getLogger(__name__)
 PROGRESS_RETRY_S = (0.05, 0.2)
@@ -72,14 +73,24 @@ def run(sub_id: int, worker: str) -> bool:
             sub.gpu_kind,
         )
 
+    hostname = worker.rpartition("/")[0]
     stop = threading.Event()
     beat = threading.Thread(target=_heartbeat, args=(eng, sub_id, attempt, stop), daemon=True)
     beat.start()
     t0 = time.monotonic()
     try:
-        result = _grade(
-            slug, source, language, mode, kind, lambda ev: _progress(eng, sub_id, attempt, ev)
-        )
+        why = _unavailable_here(eng, hostname, language)
+        if why is not None:  # this worker's self-test: the language is broken here, not the code
+            log.warning(
+                "submission %s: %s is unavailable on this worker: %s", sub_id, language, why
+            )
+            result = unavailable.result(slug, language, kind, why)
+        else:
+            if _device(kind) == "cuda" and mode != "run":  # timed: not beside the self-test
+                selftest.wait_for_self_test(eng, hostname)
+            result = _grade(
+                slug, source, language, mode, kind, lambda ev: _progress(eng, sub_id, attempt, ev)
+            )
     finally:
         stop.set()
     ok = _record(eng, sub_id, attempt, result)
@@ -88,6 +99,16 @@ def run(sub_id: int, worker: str) -> bool:
     else:
         log.warning("submission %s: attempt %d was superseded; result discarded", sub_id, attempt)
     return ok
+
+
+def _unavailable_here(eng: Engine, hostname: str, language: str) -> str | None:
+    """Why this worker's self-test found ``language`` unavailable; None when it did not (or its
+    report cannot be read: grading then goes ahead)."""
+    try:
+        return selftest.unavailable_here(eng, hostname, language)
+    except Exception:
+        log.exception("the worker's self-test report could not be read; grading")
+        return None
 
 
 def _dead_claimer(eng: Engine, sub_id: int, me: str) -> str | None:

@@ -69,6 +69,9 @@ class Stack:
             "ENVIRONMENT": "test",
             "SECRET_KEY": "w" * 40,
             "DATA_DIR": str(tmp),
+            # The worker's self-test at its start (worker/selftest.py) is not these tests'
+            # subject (tests/worker/test_self_test.py turns it on).
+            "KERNELDOJO_SELF_TEST": "0",
         }
         self.settings = Settings(
             ENVIRONMENT="test",
