@@ -4,8 +4,9 @@ Each compile and each runner runs under ``bwrap`` with: no network (own network 
 its own PID/IPC/UTS namespaces, an unprivileged uid, a read-only view of only the system
 folders it needs (never the repository, the problems or the worker's home), a private
 ``/tmp``, one writable work folder, only the assigned GPU's device nodes, an environment
-with no secrets, rlimits (CPU time, file size, open files, address space on the CPU) and a
-wall-clock limit enforced from outside by killing every process of the tree.
+with no secrets, rlimits (CPU time, file size, open files, address space on the CPU; the
+process limit is set inside the sandbox: nproc.py) and a wall-clock limit enforced from
+outside by killing every process of the tree.
 
 Who the sandboxed code is depends on who runs the worker:
 
@@ -58,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from judge import device
-from judge.sandbox import spawner
+from judge.sandbox import nproc, spawner
 
 log = logging.getLogger(__name__)
 
@@ -279,9 +280,15 @@ def command(argv: Sequence[str], policy: Policy, euid: int | None = None) -> lis
     binds = [(root, root) for root in _python_roots()]
     binds.append((str(JUDGE_PKG), f"{PKG_MOUNT}/judge"))
     binds += [(path, path) for path in (*policy.read_only, *policy.read_only_unlisted)]
-    if drop and not drop[0].startswith(("/usr/", "/opt/")):
-        binds.append((drop[0], f"{PKG_MOUNT}/setpriv"))
-        drop[0] = f"{PKG_MOUNT}/setpriv"
+    # The process limit, set after the namespaces and the uid drop (nproc.py says why).
+    try:
+        limit = nproc.prefix(shared=privileged)
+    except nproc.Unavailable as e:
+        raise SandboxUnavailable(str(e)) from e
+    for tool, name in ((drop, "setpriv"), (limit, "prlimit")):
+        if tool and not tool[0].startswith(("/usr/", "/opt/")):
+            binds.append((tool[0], f"{PKG_MOUNT}/{name}"))
+            tool[0] = f"{PKG_MOUNT}/{name}"
     if privileged:
         args += _parent_dirs([dest for _, dest in binds])
     for src, dest in binds:
@@ -305,7 +312,7 @@ def command(argv: Sequence[str], policy: Policy, euid: int | None = None) -> lis
     env.update(policy.env)
     for k, v in env.items():
         args += ["--setenv", k, v]
-    return [*args, "--", *drop, *argv]
+    return [*args, "--", *drop, *limit, *argv]
 
 
 # Read-only binds of the host's own folders: what is under them exists there or not at all.

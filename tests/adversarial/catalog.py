@@ -48,7 +48,7 @@ import os
 import secrets
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,7 +61,7 @@ REPO = HERE.parents[1]
 
 CANARY = "/tmp/kerneldojo-adversarial-canary"  # also named in submissions/escape/buffer_symlink.py
 ESCAPE_MARKER = "kerneldojo-adversarial-escape-marker"  # escape/write_outside.py
-LEFTOVER_NAME = "kdadvleftover"  # resources/daemon.py, resources/fork_flood.py
+LEFTOVER_NAME = "kdadvleftover"  # resources/daemon.py, fork_flood.py, fork_bomb.py
 SECRET_NAME = "KERNELDOJO_TEST_SECRET"
 
 # An honest vector add reaches 99-101% of the measured copy bandwidth on an H100; a time that
@@ -102,6 +102,8 @@ class Entry:
     lang: str | None = None  # the language where the suffix does not tell it (Pallas' .py)
     hole: Callable[[str], str | None] | None = None
     mode: str = "submit"  # "profile": graded as a Profile (judge/profile/)
+    # The worker's environment while the entry is graded (sandbox settings), without the pool.
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def threat(self) -> str:
@@ -525,6 +527,18 @@ CATALOG: list[Entry] = [
         "200 sleeping children (bounded fork bomb)",
         checks=("no_leftover",),
         static_policy=False,
+    ),
+    E(
+        "resources/fork_bomb.py",
+        "vector-add",
+        "accepted",
+        "accepted",
+        "unbounded fork bomb: forks refused with EAGAIN at the sandbox's process limit, the "
+        "worker grades on (a limit of 256 in a uid of its own: a root worker's count is per uid, "
+        "and the suite's other sandboxes share 65534)",
+        checks=("no_leftover", "fork_refused"),
+        static_policy=False,
+        env={"KERNELDOJO_SANDBOX_NPROC": "256", "KERNELDOJO_SANDBOX_UID": "64252"},
     ),
     E(
         "resources/fill_disk.py",
@@ -1115,6 +1129,9 @@ def run_checks(entry: Entry, result: dict[str, Any], ctx: Context) -> list[str]:
             bad = _canary_intact()
             if bad:
                 problems_found.append(bad)
+        elif check == "fork_refused":
+            if "fork refused: EAGAIN" not in str(result.get("stdout", "")):
+                problems_found.append("no fork was refused with EAGAIN")
         elif check == "stdout_capped":
             if len(result.get("stdout", "")) > (16 << 10) + 100:
                 problems_found.append(f"stdout not capped: {len(result['stdout'])} characters")
@@ -1199,6 +1216,20 @@ def _pool(device: str) -> Any:
     return _POOL
 
 
+@contextlib.contextmanager
+def _environ(env: dict[str, str]) -> Iterator[None]:
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[str, Any]:
     """Grade one entry; a table row (submission, class, language, expected, got, ok, note)."""
     from judge import grader
@@ -1214,16 +1245,17 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
     if "honest_after" in entry.checks and device != "cpu":
         before = _honest_medians(entry, device)  # graded before this entry, if not yet
     t0 = time.monotonic()
-    res = grader.grade(
-        problem,
-        source,
-        entry.language,
-        device=device,
-        mode=entry.mode,
-        pool=_pool(device),
-        static_policy=entry.static_policy,
-        sanitize=False,  # the verdict is what is checked; a sanitizer run would only cost time
-    ).to_dict()
+    with _environ(entry.env):
+        res = grader.grade(
+            problem,
+            source,
+            entry.language,
+            device=device,
+            mode=entry.mode,
+            pool=None if entry.env else _pool(device),  # the pool's runners have the default
+            static_policy=entry.static_policy,
+            sanitize=False,  # the verdict is what is checked; a sanitizer run would only cost time
+        ).to_dict()
     seconds = time.monotonic() - t0
     if _POOL is not None:
         _POOL.reap()  # the retired runner is gone before the checks look for leftovers

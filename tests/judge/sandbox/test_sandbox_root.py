@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox import bubblewrap
+from judge.sandbox import bubblewrap, nproc
 
 ZERO = "0000000000000000"
 PROBE = (
@@ -190,6 +190,8 @@ def bwrap_anywhere(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
     monkeypatch.setattr(bubblewrap, "mode", lambda: "bwrap")
     monkeypatch.setattr(bubblewrap, "bwrap_path", lambda: "/usr/bin/bwrap")
     monkeypatch.setattr(bubblewrap, "setpriv_path", lambda: "/usr/bin/setpriv")
+    monkeypatch.setattr(nproc, "prlimit_path", lambda: "/usr/bin/prlimit")
+    monkeypatch.setenv(nproc.ENV, "500")
     monkeypatch.setattr(bubblewrap, "_has_sys_admin", lambda: True)
     monkeypatch.delenv(bubblewrap.SANDBOX_UID_ENV, raising=False)
     monkeypatch.delenv(bubblewrap.SANDBOX_GID_ENV, raising=False)
@@ -202,7 +204,7 @@ def test_a_worker_that_is_not_root_keeps_its_user_namespace(
     argv = bubblewrap.command(["python3"], bubblewrap.Policy(tmp_path), euid=1000)
     assert argv[1:7] == ["--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534"]
     assert "--cap-add" not in argv and "/usr/bin/setpriv" not in argv
-    assert argv[argv.index("--") + 1 :] == ["python3"]
+    assert argv[argv.index("--") + 1 :] == ["/usr/bin/prlimit", "--nproc=500:500", "--", "python3"]
 
 
 def test_a_root_worker_gets_no_user_namespace_and_a_uid_drop(
@@ -227,6 +229,9 @@ def test_a_root_worker_gets_no_user_namespace_and_a_uid_drop(
         "--inh-caps=-all",
         "--bounding-set=-all",
         "--no-new-privs",
+        "--",
+        "/usr/bin/prlimit",
+        "--nproc=500:500",
         "--",
         "python3",
     ]
