@@ -4,7 +4,7 @@ optional late policy; created, re-timed and deleted by the class's instructors."
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
@@ -61,12 +61,27 @@ def local_input(a: Assignment, at: datetime | None) -> str:
     return at.astimezone(zone(a.timezone)).strftime("%Y-%m-%dT%H:%M:%S")
 
 
+def new_window(now: datetime | None = None) -> tuple[str, str]:
+    """The new-assignment form's Opens and Due (UTC, as ``datetime-local`` values): now, to the
+    minute, and a week later at 23:59."""
+    now = (now or utcnow()).astimezone(UTC).replace(second=0, microsecond=0)
+    due = (now + timedelta(days=7)).replace(hour=23, minute=59)
+    return now.strftime("%Y-%m-%dT%H:%M:%S"), due.strftime("%Y-%m-%dT%H:%M:%S")
+
+
 def create(
     session: Session, course: Course, data: AssignmentCreate, registry: ProblemRegistry
 ) -> Assignment:
     unknown = [p.problem for p in data.problems if registry.get(p.problem) is None]
     if unknown:
         raise ClassError(f"unknown problem {', '.join(unknown)}", 404)
+    timed = [p.problem for p in data.problems if p.rule == Rule.SPEED]
+    if timed and course.gpu_kind == "cpu":
+        raise ClassError(
+            "speed grading needs a GPU class: this class grades on the CPU, which times nothing "
+            f"(choose 'Correctness only' for {', '.join(timed)})",
+            422,
+        )
     assert course.id is not None
     a = Assignment(
         course_id=course.id,

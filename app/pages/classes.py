@@ -209,6 +209,7 @@ def class_page(
         languages=languages.all(),
         state=assignments.state,
         local=assignments.local,
+        new_window=assignments.new_window(),
     )
 
 
