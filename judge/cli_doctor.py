@@ -48,7 +48,7 @@ def render_environment(env: dict[str, Any]) -> None:
     tools = env["tools"]
     out.print(
         f"[bold]tools[/] nvcc {tools['nvcc'] or '— (not on PATH)'} · "
-        f"{tools['bubblewrap'] or 'bubblewrap — (not found)'} · sandbox {env['sandbox']}",
+        f"bubblewrap {tools['bubblewrap'] or '— (not found)'} · sandbox {env['sandbox']}",
         highlight=False,
     )
 

@@ -58,14 +58,14 @@ def nvcc_version() -> str | None:
 
 
 def bubblewrap_version() -> str | None:
-    """``bwrap --version`` ("bubblewrap 0.8.0"), or None where the sandbox's bwrap is missing."""
+    """``bwrap --version``'s version ("0.8.0"), or None where the sandbox's bwrap is missing."""
     from judge.sandbox import bubblewrap
 
     try:
         path = bubblewrap.bwrap_path()
     except bubblewrap.SandboxUnavailable:
         return None
-    return _run([path, "--version"]) or "unknown"
+    return (_run([path, "--version"]) or "unknown").removeprefix("bubblewrap").strip()
 
 
 def _driver_version() -> str | None:

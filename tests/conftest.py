@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -79,16 +80,15 @@ class LiveServer:
         return f"sqlite:///{self.data_dir / 'kerneldojo.db'}"
 
 
-@pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+@contextlib.contextmanager
+def serving(data: Path, **extra_env: str) -> Iterator[LiveServer]:
+    """``kerneldojo serve`` in ``data`` (its DATA_DIR), the environment's ``extra_env`` added;
+    stopped on leaving."""
     import signal
-    import subprocess
-    import sys
     import time
 
     import httpx
 
-    data = tmp_path_factory.mktemp("serve")
     port = free_port()
     env = {
         **os.environ,
@@ -97,6 +97,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
         "ENVIRONMENT": "development",
         "PROBLEMS_DIR": str(problems_root()),
         "KERNELDOJO_PROBLEMS": str(problems_root()),
+        **extra_env,
     }
     for k in ("DATABASE_URL", "REDIS_URL", "GPU_KINDS"):
         env.pop(k, None)
@@ -129,6 +130,14 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
             proc.wait(20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    # The worker's self-test at its start (worker/selftest.py) is not these tests' subject
+    # (tests/browser/test_unavailable_language.py runs it in a server of its own).
+    with serving(tmp_path_factory.mktemp("serve"), KERNELDOJO_SELF_TEST="0") as server:
+        yield server
 
 
 # The problems check (tests/judge/test_problems_check.py) grades every sample in one shard

@@ -89,7 +89,7 @@ function showRunNote() {
     const unavailable = o.available === false;
     opt.disabled = unavailable;
     opt.title = unavailable ? o.reason : "";
-    const suffix = unavailable ? " — not available right now" : o.support === "compile_only" ? " — compile only here" : "";
+    const suffix = unavailable ? " — not available now" : o.support === "compile_only" ? " — compile only here" : "";
     opt.textContent = langs[opt.value].menu_label + suffix;
     if (unavailable && opt.value !== current) reasons.push(o.reason);
   }
