@@ -18,7 +18,7 @@ from sqlmodel import Session
 
 from app import stats, workers
 from app.accounts import create_admin
-from app.models import Submission, WorkerReport, utcnow
+from app.models import Submission, User, WorkerReport, utcnow
 from tests.app.conftest import Queue, csrf_of, signup
 
 BROKEN = "import numba: AttributeError: module 'numpy' has no attribute 'row_stack'"
@@ -149,3 +149,44 @@ def test_the_admin_page_shows_each_worker(client: TestClient, engine: Engine) ->
     )
     assert [x["name"] for x in w["languages"]] == ["triton", "numba"]  # the menu's order
     assert w["languages"][1]["error"] == BROKEN
+
+
+def test_a_not_available_answer_is_no_attempt_in_a_class_gradebook(engine: Engine) -> None:
+    from datetime import UTC, datetime
+
+    from app.classes import assignments, grades, service
+    from app.classes.models import Rule
+    from app.classes.schemas import AssignmentCreate, ProblemRule
+    from app.problems import ProblemRegistry
+    from tests.app.classes.test_grading import _class
+    from tests.class_factories import judged
+    from tests.conftest import FIXTURE_PROBLEMS
+
+    now = datetime.now(UTC).replace(microsecond=0)
+    cid, prof = _class(engine, "cpu")
+    reg = ProblemRegistry(FIXTURE_PROBLEMS)
+    reg.reload()
+    with Session(engine) as s:
+        course = service.get_course(s, cid, s.get(User, prof))
+        assignments.create(
+            s,
+            course,
+            AssignmentCreate(
+                title="correct",
+                opens_at=now - timedelta(days=1),
+                due_at=now + timedelta(days=1),
+                problems=[ProblemRule(problem="toy-add", rule=Rule.CORRECTNESS, points=10)],
+            ),
+            reg,
+        )
+    wrong = judged(engine, "kid", now - timedelta(hours=2), verdict="wrong_answer")
+    judged(engine, "kid", now - timedelta(hours=1), verdict="unavailable")
+
+    def cell() -> Any:
+        with Session(engine) as s:
+            book = grades.build(s, service.get_course(s, cid, s.get(User, prof)))
+            return next(iter(book.rows[0].cells.values()))
+
+    got = cell()
+    # One attempt (the wrong answer), shown as the newest: the "not available" one is no attempt.
+    assert (got.attempts, got.submission_id, got.verdict) == (1, wrong, "wrong_answer")
