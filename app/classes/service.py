@@ -74,10 +74,14 @@ def new_invite(session: Session, course: Course) -> Course:
 
 
 def by_code(session: Session, code: str) -> Course | None:
-    code = code.strip().lower()
-    if not code:
+    """The class of an invite code as people type it: any case, the four groups separated by
+    dashes, spaces or nothing (``accounts.new_invite_code`` makes ``abcd-efgh-ijkl-mnop``)."""
+    typed = code.strip().lower()
+    if not typed:
         return None
-    return session.exec(select(Course).where(Course.invite_code == code)).first()
+    letters = "".join(ch for ch in typed if ch.isalnum())
+    grouped = "-".join(letters[i : i + 4] for i in range(0, len(letters), 4))
+    return session.exec(select(Course).where(col(Course.invite_code).in_({typed, grouped}))).first()
 
 
 def membership(session: Session, course_id: int, user_id: int) -> CourseMember | None:

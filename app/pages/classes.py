@@ -162,6 +162,9 @@ def invite(
         here = quote(f"/join/{course.invite_code}")
         return RedirectResponse(f"/signup?invite={quote(course.invite_code)}&next={here}", 303)
     member = service.membership(session, course.id or 0, user.id or 0)
+    if member is not None and member.role != Role.INVITED:
+        # Signing up through the link enrols; its next stop is this link again: the class.
+        return back(request, f"/classes/{course.id}", message=f"You are in {course.name}.")
     return render(request, "class_join.html", user, course=course, member=member is not None)
 
 
