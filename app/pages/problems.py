@@ -6,9 +6,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
-from sqlmodel import select
+from sqlmodel import col, or_, select
 
-from app import curriculum, stats, visibility, workbench
+from app import curriculum, stats, unavailable, visibility, workbench
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Submission
 from app.pages.common import PageUser, render
@@ -33,8 +33,17 @@ def problem_list(
     solved = visibility.solved_problems(session, user.id) if user and user.id else set()
     tried = set()
     if user:
+        # Attempted: any submission but one the workers could not grade (no attempt).
         tried = set(
-            session.exec(select(Submission.problem).where(Submission.user_id == user.id)).all()
+            session.exec(
+                select(Submission.problem).where(
+                    Submission.user_id == user.id,
+                    or_(
+                        col(Submission.verdict).is_(None),
+                        col(Submission.verdict) != unavailable.VERDICT,
+                    ),
+                )
+            ).all()
         )
     all_problems = registry.catalog.ordered()
     tags = sorted({t for p in all_problems for t in p.tags})

@@ -74,6 +74,7 @@ def test_a_submission_in_an_unavailable_language_is_answered_not_available(
         assert stats.history(s, row.user_id, "toy-add", "cpu") == []
     listed = client.get("/api/v1/problems").json()
     assert [p["judged"] for p in listed if p["slug"] == "toy-add"] == [0]
+    assert 'class="tried-mark"' not in client.get("/problems").text  # not even attempted
     # Shown apart from a wrong answer: its own label, not red.
     page = client.get(f"/submissions/{sub['id']}").text
     assert 'class="verdict-banner verdict-unavailable"' in page and "Not Available" in page
