@@ -71,12 +71,58 @@ def grade(
     or first case under a sanitizer), "profile" (one run under Nsight Compute, kept in
     ``report_dir``): profile/. ``sanitize=False`` (or ``KERNELDOJO_SANITIZE=0`` when not given):
     no sanitizer run after a failure, for checks of declared verdicts, where it only costs time.
-    ``all_cases=False``: the tests stop at the first failing case, for the same checks."""
+    ``all_cases=False``: the tests stop at the first failing case, for the same checks.
+
+    On the CPU device a time_limit_exceeded is confirmed before it is returned: where the
+    runner got well under its limit of CPU time, it is graded once more (``_starved``)."""
     dev = resolve_device(device)
     if mode == "profile":
         return _profile(problem, source, language, dev, on_progress, report_dir, pool)
     if dev == "cuda":
         cachepaths.shared_dir()  # this process's Triton cache, before it compiles anything
+    args = (problem, source, language, dev, mode, on_progress, pool, static_policy)
+    result, timed_out = _attempt(*args, sanitize, all_cases)
+    if timed_out is not None and _starved(result, *timed_out):
+        ran, limit = timed_out
+        log.warning(
+            "%s: time_limit_exceeded with %.2f s of CPU in a limit of %.1f s: graded once more",
+            problem.slug,
+            ran,
+            limit,
+        )
+        result, _ = _attempt(*args, sanitize, all_cases)
+        result.phases["tle_retried"] = 1
+        result.phases["tle_first_cpu_s"] = round(ran, 2)
+    return result
+
+
+# A CPU-device time-out whose runner ran less than this share of its limit on a CPU is graded
+# once more: a submission that spins uses its CPU time and is not; one that the machine starved
+# (a CPU quota, a stopped or preempted runner, a run queue longer than cpuwait.py credits) is.
+# So is one that sleeps or blocks: it times out again, which costs one more grading, never two.
+CONFIRM_SHARE = 0.5
+
+
+def _starved(result: GradeResult, ran: float, limit: float) -> bool:
+    """Whether ``result`` is a time-out that its runner's CPU time does not confirm: ``ran``
+    seconds of CPU (measured by the referee: cpuwait.Clock.ran) in the ``limit`` that ran out."""
+    return result.verdict == Verdict.TIME_LIMIT_EXCEEDED and ran < CONFIRM_SHARE * limit
+
+
+def _attempt(
+    problem: Problem,
+    source: str,
+    language: str,
+    dev: str,
+    mode: str,
+    on_progress: Progress | None,
+    pool: RunnerPool | None,
+    static_policy: bool,
+    sanitize: bool | None,
+    all_cases: bool,
+) -> tuple[GradeResult, tuple[float, float] | None]:
+    """One grading in a fresh runner: its result, and on the CPU device the limit that ran out
+    (``Grading.timed_out``)."""
     # A language that does not run on the CPU is only compiled there: a pooled runner taken for
     # it would be retired unused, its imports (2-3 s of a CI core) wasted.
     lang = languages.get(language)
@@ -97,12 +143,12 @@ def grade(
                 sanitize = os.environ.get("KERNELDOJO_SANITIZE", "1") != "0"
             if sanitize or mode == "sanitize":
                 _sanitize(session, result)
-            return result
+            return result, session.g.timed_out
         except Exception as e:  # a bug of ours: report it, never crash the worker
             log.exception("internal error grading %s", problem.slug)
             session.g.result.verdict = Verdict.INTERNAL_ERROR
             session.g.result.message = f"internal error: {type(e).__name__}: {e}"
-            return session.g.result
+            return session.g.result, None
         finally:
             if dev == "cuda":
                 tritoncache.learn(workdir)  # launchers this runner built, for the next ones

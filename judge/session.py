@@ -54,6 +54,10 @@ class Grading:
         self.lang: languages.Language = languages.default()  # grader's validate_source sets it
         self.deadline = time.monotonic() + problem.limits.total_s
         self.cpu_waited_s = 0.0  # what the deadline moved on by (``waited_for_cpu``)
+        # On the CPU device, a limit that ran out: (seconds of CPU the runner's tree got during
+        # it, the limit), read by the referee from /proc (cpuwait.Clock.ran). grader.py grades
+        # once more where it got well under its limit.
+        self.timed_out: tuple[float, float] | None = None
         # False: the tests stop at the first failing case (a check of declared verdicts needs
         # no more; a learner is told how many cases failed).
         self.all_cases = True

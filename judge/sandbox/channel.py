@@ -77,6 +77,8 @@ class Channel:
                 self._runner_progress(msg)
         except RunnerTimeout as e:
             waited = self._credit(clock, timeout_s, ran_out=True)
+            if clock is not None:  # the clock's latest reading is as the limit ran out (grant)
+                self.g.timed_out = (clock.ran(), timeout_s)
             if what == "compiling":
                 raise Stop(
                     Verdict.TIME_LIMIT_EXCEEDED,

@@ -25,6 +25,10 @@ to its own wait is bounded (``waited``):
 Still counted against a limit: time a hypervisor steals from a virtual machine (the task looks as
 if it ran), and in a container whose CPU quota (cgroup ``cpu.max``) is below the CPUs it may run
 on, most of the wait (the bound spreads the other work over every CPU of the affinity).
+What the credit misses (a CPU quota's throttling, a runner stopped or preempted beyond the
+bound) can still end a limit before the runner had its time. So a time-out keeps the CPU time
+the tree got during the limit (``Clock.ran``), and grader.py grades once more, once, where that
+was under half the limit: a submission that spins used its time and is not graded again.
 Only the CPU device uses this: on a GPU the limits and their messages are as they were.
 """
 
@@ -145,6 +149,12 @@ class Clock:
             (now.busy_ticks - start.busy_ticks) - (now.tree_ticks - start.tree_ticks)
         ) * _TICK_S - (now.own_s - start.own_s)
         return max(0.0, min(wait_ns / 1e9, others_s / max(1, len(self.cpus))))
+
+    def ran(self) -> float:
+        """Seconds of CPU the tree used between the clock's start and its latest reading (its
+        processes' and threads', and those of children it reaped meanwhile): what a limit that
+        ran out gave it, read from /proc outside the sandbox (grader.py's confirmation)."""
+        return max(0, self.latest.tree_ticks - self.start.tree_ticks) * _TICK_S
 
     def grant(self, limit_s: float) -> float:
         """More time for a limit of ``limit_s`` that has just run out: the wait found beyond

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from judge import grader
 from judge.problem import loader
 from judge.sandbox import bubblewrap, cpuwait
 from judge.sandbox.channel import Channel
@@ -158,6 +159,26 @@ def test_the_wait_is_read_from_outside_the_sandbox(channel: Channel, burners: No
     clock = cpuwait.Clock(channel.runner.proc.tree)
     time.sleep(1.0)
     assert clock.waited() > 0.3
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(("script", "spins"), [(SPIN, True), (SLEEP, False)])
+def test_a_time_out_keeps_the_cpu_time_its_runner_got(
+    channel: Channel, script: str, spins: bool
+) -> None:
+    """What the grader confirms a time-out with (grader._starved): the CPU seconds the runner's
+    tree got during the limit that ran out, read from /proc."""
+    _start(channel, script)
+    time.sleep(0.5)
+    elapsed, got = _timed_recv(channel, 1.0)
+    assert isinstance(got, Stop) and got.verdict == Verdict.TIME_LIMIT_EXCEEDED
+    assert channel.g.timed_out is not None
+    ran, limit = channel.g.timed_out
+    assert limit == 1.0
+    if spins:  # its core, all but its wait for it (which the limit ran on by): confirmed
+        assert grader.CONFIRM_SHARE * limit <= ran <= elapsed + 0.05
+    else:
+        assert ran < 0.1
 
 
 def _clock(monkeypatch: pytest.MonkeyPatch, *readings: cpuwait.Reading) -> cpuwait.Clock:
