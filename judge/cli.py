@@ -1,4 +1,5 @@
-"""The judge's commands: ``grade``, ``problems list|check`` and ``doctor`` (cli_doctor.py).
+"""The judge's commands: ``grade``, ``problems list|check``, ``problems new``
+(cli_authoring.py) and ``doctor`` (cli_doctor.py).
 
 They need only the judge's own packages (torch, triton, numpy, typer, rich): a bare GPU host runs
 ``python -m judge.cli grade ...``. The ``kerneldojo`` command (worker/cli.py) mounts these and the
@@ -20,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from judge import languages
+from judge.cli_authoring import new
 from judge.cli_doctor import doctor
 from judge.problem.schema import ProblemError
 from judge.results import CaseResult, GradeResult
@@ -28,8 +30,9 @@ from judge.verdicts import Verdict
 app = typer.Typer(
     help="KernelDojo: a judge for GPU kernels.", no_args_is_help=True, add_completion=False
 )
-problems_app = typer.Typer(help="Problem folders: list and check.", no_args_is_help=True)
+problems_app = typer.Typer(help="Problem folders: list, check and new.", no_args_is_help=True)
 app.add_typer(problems_app, name="problems")
+problems_app.command("new")(new)
 app.command()(doctor)
 err = Console(stderr=True)
 out = Console()
