@@ -1,4 +1,4 @@
-"""The judge's commands: ``grade``, ``problems list|check``, ``problems new``
+"""The judge's commands: ``grade``, ``problems list|check``, ``problems new|mutate``
 (cli_authoring.py) and ``doctor`` (cli_doctor.py).
 
 They need only the judge's own packages (torch, triton, numpy, typer, rich): a bare GPU host runs
@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from judge import languages
-from judge.cli_authoring import new
+from judge.cli_authoring import mutate, new
 from judge.cli_doctor import doctor
 from judge.problem.schema import ProblemError
 from judge.results import CaseResult, GradeResult
@@ -30,9 +30,12 @@ from judge.verdicts import Verdict
 app = typer.Typer(
     help="KernelDojo: a judge for GPU kernels.", no_args_is_help=True, add_completion=False
 )
-problems_app = typer.Typer(help="Problem folders: list, check and new.", no_args_is_help=True)
+problems_app = typer.Typer(
+    help="Problem folders: list, check, new and mutate.", no_args_is_help=True
+)
 app.add_typer(problems_app, name="problems")
 problems_app.command("new")(new)
+problems_app.command("mutate")(mutate)
 app.command()(doctor)
 err = Console(stderr=True)
 out = Console()
