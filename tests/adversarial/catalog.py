@@ -935,7 +935,7 @@ CODE_STRING_ROUTES = {
 }
 CATALOG += [
     E(
-        f"codestring/{name}.py",
+        f"shortcuts/codestring_{name}.py",
         "vector-add",
         "rejected",
         "rejected",
@@ -946,7 +946,7 @@ CATALOG += [
 ]
 CATALOG += [
     E(
-        "codestring/torch_from_file.py",
+        "shortcuts/codestring_torch_from_file.py",
         "vector-add",
         "rejected",
         "rejected",
@@ -954,7 +954,7 @@ CATALOG += [
         message="torch.from_file",
     ),
     E(
-        "codestring/switch_off_matmul.py",
+        "shortcuts/codestring_switch_off_matmul.py",
         "matmul",
         "rejected",
         "rejected",
