@@ -183,7 +183,7 @@ class Session:
         its first test (precompile.py); under the compile limit. Only speed: a failure here is
         not a verdict (the real calls compile what is missing and fail as they would)."""
         g, ch = self.g, self.channel
-        if not g.lang.precompiles or g.dev != "cuda":
+        if not (g.lang.precompiles or g.lang.compiles_ahead) or g.dev != "cuda":
             return
         p = g.problem
         bench_cases = p.benchmarks if g.mode == "submit" else []

@@ -52,6 +52,9 @@ class Language:
     # Triton on a GPU: kernels compiled ahead in parallel (precompile.py), the per-source
     # kernel cache (sourcecache.py) and the autotuner's policy (autotune.py).
     precompiles: ClassVar[bool] = False
+    # On a GPU, the loaded submission compiles every case's sizes ahead of the tests
+    # (``Loaded.compile_ahead``; Pallas: JAX compiles per shape).
+    compiles_ahead: ClassVar[bool] = False
     # Words a source's first lines may carry to say it is in this language ("numba"); files
     # whose suffix several languages share are told apart by them (``languages.infer``).
     markers: ClassVar[tuple[str, ...]] = ()

@@ -74,6 +74,11 @@ class Loaded:
     def synchronize(self) -> None:
         """Wait for the submission's device work; raise SubmissionError for its errors."""
 
+    def compile_ahead(self, cases: list[dict[str, Any]]) -> int:
+        """Compile for the referee's placeholder cases before the tests (a language with
+        ``compiles_ahead``); the number of sizes compiled."""
+        return 0
+
     def take_warnings(self) -> list[str]:
         """Notes for the result since the last call (a CPU worker's: what a GPU would refuse)."""
         return []

@@ -35,6 +35,7 @@ class Runner:
         self.language = ""
         self.filename = "solution.py"  # the learner's file, named at load
         self.precompiles = False
+        self.compiles_ahead = False
         self.forbid_library = True
         self.cases: dict[str, list[Any]] = {}
         self.mappings: dict[str, list[int]] = {}
@@ -154,11 +155,21 @@ class Runner:
         )
         self.loaded = lang.load(path, ctx)
         self.precompiles = lang.precompiles
+        self.compiles_ahead = lang.compiles_ahead
 
     def precompile(self, msg: messages.Precompile) -> None:
         """The Triton kernels of every case compiled ahead, in parallel (precompile.py)."""
         from judge.build import precompile
 
+        if self.compiles_ahead and self.device == "cuda" and self.loaded is not None:
+            t0 = time.monotonic()
+            sizes = self.loaded.compile_ahead(list(msg["cases"]))
+            self.reply(
+                messages.Precompiled(
+                    op="precompiled", kernels=sizes, seconds=round(time.monotonic() - t0, 3)
+                )
+            )
+            return
         if not self.precompiles or self.device != "cuda" or not precompile.available():
             self.reply(messages.Precompiled(op="precompiled", kernels=0, skipped=True))
             return
