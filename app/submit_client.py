@@ -81,10 +81,19 @@ def unreachable_message(server: str, e: httpx.TransportError) -> str:
 
 
 def _submit_and_follow(
-    server: str, token: str, problem: str, source: str, language: str, mode: str, gpu: str | None
+    server: str,
+    token: str,
+    problem: str,
+    source: str,
+    language: str,
+    mode: str,
+    gpu: str | None,
+    transport: httpx.BaseTransport | None = None,
 ) -> int:
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    with httpx.Client(base_url=server.rstrip("/"), headers=headers, timeout=30) as client:
+    with httpx.Client(
+        base_url=server.rstrip("/"), headers=headers, timeout=30, transport=transport
+    ) as client:
         r = client.post(
             "/api/v1/submissions",
             json={
@@ -95,7 +104,7 @@ def _submit_and_follow(
                 "gpu_kind": gpu,
             },
         )
-        if r.status_code != 201:
+        if r.status_code not in (201, 202):  # 202: stored, queued once the broker returns
             detail = (
                 r.json().get("detail")
                 if r.headers.get("content-type", "").startswith("application/json")
@@ -107,6 +116,8 @@ def _submit_and_follow(
         console.print(
             f"submission [bold]#{sub['id']}[/] · {problem} · {language} · {sub['gpu_kind']}"
         )
+        if r.status_code == 202:
+            console.print(f"[yellow]{sub.get('notice') or 'stored; queued later'}[/]")
         with (
             console.status("queued") as status,
             client.stream("GET", f"/api/v1/submissions/{sub['id']}/events", timeout=None) as resp,
