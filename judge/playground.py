@@ -1,0 +1,262 @@
+"""The playground: one custom case, chosen by the learner, run exactly as a test case.
+
+The learner picks the problem's integer parameters (capped by the largest test case the device
+runs, so the CPU interpreter stays quick), a seed, and optionally a small literal tensor for an
+input (JSON numbers only). The inputs come from the problem's own generator, seeded with that
+seed; the call goes through the same sandboxed runner, buffers, guard bands and checker as a
+test (cases.py), so nothing here is a second path around the sandbox. What comes back is a
+``GradeResult`` dict with one case, plus ``playground``: the first values of each input, of the
+submission's outputs and of the reference's, the printed output, and on a GPU the referee's
+wall-clock time of one more call. Inputs are the learner's own, so showing them leaks nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import math
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from judge import languages
+from judge.cases import Cases
+from judge.grader import resolve_device
+from judge.phases import Session
+from judge.problem import loader
+from judge.problem.dtypes import DTYPES
+from judge.problem.schema import Case, Problem
+from judge.sandbox import buffers
+from judge.sandbox.runner_client import RunnerPool
+from judge.session import Grading, Progress
+from judge.verdicts import Verdict
+
+log = logging.getLogger(__name__)
+
+SHOWN = 256  # values of each tensor shown
+MAX_LITERAL = 4096  # elements of a literal input
+MAX_SEED = 2**62
+
+
+class PlaygroundError(ValueError):
+    """The learner's parameters or literal cannot be run; the message says why."""
+
+
+def limits(problem: Problem, device: str) -> dict[str, int]:
+    """The largest value of each integer parameter among the test cases ``device`` runs (the
+    CPU: those marked for the interpreter), which is what the playground allows."""
+    cases = [c for c in problem.tests if device == "cuda" or c.interpreter] or list(problem.tests)
+    if device == "cuda":
+        cases += list(problem.benchmarks)
+    return {a.name: max(int(c.params.get(a.name, 1)) for c in cases) for a in problem.int_args}
+
+
+def _elements(problem: Problem, params: dict[str, int]) -> int:
+    return sum(math.prod(problem.shape(a, params)) for a in problem.args if a.is_tensor)
+
+
+def custom_case(problem: Problem, params: dict[str, int], device: str, language: str) -> Case:
+    """The learner's case, checked against the limits (``PlaygroundError`` says which)."""
+    cap = limits(problem, device)
+    chosen = dict(problem.tests[0].params)
+    for name, value in params.items():
+        if name not in cap:
+            raise PlaygroundError(f"{problem.slug} has no integer parameter {name!r}")
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise PlaygroundError(f"{name} must be an integer")
+        if not 1 <= value <= cap[name]:
+            raise PlaygroundError(f"{name} must be between 1 and {cap[name]} here")
+        chosen[name] = value
+    biggest = max(
+        _elements(problem, c.params) for c in problem.tests if device == "cuda" or c.interpreter
+    )
+    if _elements(problem, chosen) > biggest:
+        raise PlaygroundError(
+            f"these sizes make {_elements(problem, chosen)} elements; at most {biggest} here"
+        )
+    name = ", ".join(f"{k} = {v}" for k, v in chosen.items())
+    case = Case(f"playground: {name}", chosen)
+    lang = languages.get(language)
+    if device == "cpu" and lang is not None and not lang.runs_on_cpu_case(problem, case):
+        raise PlaygroundError(f"{lang.label} runs cases this large only on a GPU")
+    return case
+
+
+def literal(problem: Problem, name: str, value: Any, params: dict[str, int]) -> Any:
+    """A literal input (nested lists of JSON numbers) as a tensor of the input's dtype and shape."""
+    import torch
+
+    arg = next((a for a in problem.inputs if a.name == name), None)
+    if arg is None:
+        raise PlaygroundError(f"{name!r} is not an input of {problem.slug}")
+    flat: list[float | int] = []
+
+    def walk(v: Any) -> None:
+        if isinstance(v, list):
+            for x in v:
+                walk(x)
+        elif isinstance(v, (int, float)) and not isinstance(v, bool):
+            flat.append(v)
+        else:
+            raise PlaygroundError(f"{name}: only numbers and lists of numbers")
+        if len(flat) > MAX_LITERAL:
+            raise PlaygroundError(f"{name}: at most {MAX_LITERAL} numbers")
+
+    walk(value)
+    shape = problem.shape(arg, params)
+    if len(flat) != math.prod(shape):
+        raise PlaygroundError(
+            f"{name} has {len(flat)} numbers; its shape {list(shape)} needs {math.prod(shape)}"
+        )
+    return torch.tensor(flat, dtype=getattr(torch, DTYPES[arg.dtype].name)).reshape(shape)
+
+
+def _values(t: Any) -> list[float | int | str]:
+    """The first ``SHOWN`` values, JSON-safe (a NaN or an infinity as text)."""
+    out: list[float | int | str] = []
+    for v in t.detach().reshape(-1)[:SHOWN].cpu().tolist():
+        if isinstance(v, float) and not math.isfinite(v):
+            out.append(str(v))
+        else:
+            out.append(v)
+    return out
+
+
+class OneCase(Cases):
+    """Cases for the playground: seeded inputs (with the learner's literals), outputs kept."""
+
+    def __init__(self, g: Grading, ch: Any, seed: int, literals: dict[str, Any]) -> None:
+        super().__init__(g, ch)
+        self.seed, self.literals = seed, literals
+        self.shown: dict[str, Any] = {"inputs": {}, "outputs": {}}
+        self.call_ms: float | None = None
+
+    def make_case(
+        self, case: Case, timed: bool = False
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        import torch
+
+        ref = self.reference_module()
+        gen = torch.Generator(device=self.g.dev)
+        gen.manual_seed(self.seed)
+        dev = torch.device(self.g.dev)
+        inputs = loader.call_generate(ref, self.g.problem, case.params, case.kind, gen, dev)
+        for name, t in self.literals.items():
+            inputs[name] = t.to(dev)
+        expected = ref.reference({k: v.clone() for k, v in inputs.items()}, dict(case.params))
+        scale_fn = getattr(ref, "error_scale", None)
+        scales = scale_fn(inputs, dict(case.params), expected) if scale_fn else {}
+        for a in self.g.problem.inputs:
+            self.shown["inputs"][a.name] = _tensor(inputs[a.name])
+        for name, exp in expected.items():
+            self.shown["outputs"][name] = {"expected": _tensor(exp)}
+        return inputs, expected, scales
+
+    def check(
+        self,
+        bufs: dict[str, buffers.SharedBuffer],
+        expected: dict[str, Any],
+        scales: dict[str, Any],
+    ) -> tuple[bool, str, float]:
+        for a in self.g.problem.outputs:
+            self.shown["outputs"].setdefault(a.name, {})["got"] = _tensor(bufs[a.name].tensor)
+        ok, message, err = super().check(bufs, expected, scales)
+        if self.g.dev == "cuda" and self.call_ms is None:
+            self._time_one(bufs)
+        return ok, message, err
+
+    def _time_one(self, bufs: dict[str, buffers.SharedBuffer]) -> None:
+        """One more call after the checked one (compiled by then), timed by the referee's
+        clock: the runner synchronizes before it answers, so this is the kernel's time plus the
+        message round trip (tens of microseconds). Not the benchmark protocol (timing/bench.py)."""
+        t0 = time.perf_counter()
+        self.call("t1")  # run_tests' key for its only case
+        self.call_ms = round((time.perf_counter() - t0) * 1e3, 4)
+
+
+def _tensor(t: Any) -> dict[str, Any]:
+    return {
+        "shape": list(t.shape),
+        "dtype": str(t.dtype).removeprefix("torch."),
+        "values": _values(t),
+    }
+
+
+def run(
+    problem: Problem,
+    source: str,
+    language: str,
+    params: dict[str, int],
+    seed: int = 0,
+    literals: dict[str, Any] | None = None,
+    *,
+    device: str = "auto",
+    on_progress: Progress | None = None,
+    pool: RunnerPool | None = None,
+) -> dict[str, Any]:
+    """Run ``source`` on the learner's one case. ``PlaygroundError`` for parameters or literals
+    it cannot run; otherwise never raises for a bad submission (its verdict says)."""
+    dev = resolve_device(device)
+    if not 0 <= seed < MAX_SEED:
+        raise PlaygroundError(f"the seed must be between 0 and {MAX_SEED - 1}")
+    case = custom_case(problem, params, dev, language)
+    tensors = {k: literal(problem, k, v, case.params) for k, v in (literals or {}).items()}
+    one = dataclasses.replace(problem, tests=(case,), benchmarks=())
+    lang = languages.get(language)
+    runs = dev != "cpu" or lang is None or lang.runs_on_cpu
+    runner = pool.acquire() if pool is not None and pool.device == dev and runs else None
+    with tempfile.TemporaryDirectory(prefix="kerneldojo-play-") as tmp:
+        workdir = runner.workdir if runner is not None else Path(tmp)
+        g = Grading(one, source, language, dev, "run", on_progress or (lambda e: None), workdir)
+        session = Session(g)
+        session.channel.runner = runner
+        cases = OneCase(g, session.channel, seed, tensors)
+        session.cases = cases
+        try:
+            result = session.run().to_dict()
+        except Exception as e:  # a bug of ours: report it, never crash the worker
+            log.exception("internal error in the playground for %s", problem.slug)
+            g.result.verdict = Verdict.INTERNAL_ERROR
+            g.result.message = f"internal error: {type(e).__name__}: {e}"
+            result = g.result.to_dict()
+        finally:
+            if pool is not None and session.channel.runner is not None:
+                pool.retire(session.channel.runner)
+                session.channel.runner = None
+            session.close()
+            if runner is not None and pool is not None:
+                pool.done()
+            elif pool is not None:
+                pool.warm()
+    result["playground"] = {
+        "params": case.params,
+        "seed": seed,
+        "literals": sorted(tensors),
+        "inputs": cases.shown["inputs"],
+        "outputs": cases.shown["outputs"],
+        "mismatches": mismatches(problem, cases.shown["outputs"]),
+        "call_ms": cases.call_ms,
+        "shown": SHOWN,
+    }
+    return result
+
+
+def mismatches(problem: Problem, shown: dict[str, Any]) -> dict[str, list[int]]:
+    """For display only: the shown positions where an output differs from the reference by more
+    than the problem's rtol/atol (the verdict is the checker's, which may judge otherwise)."""
+    rtol, atol = problem.check.rtol, problem.check.atol
+    if rtol == 0.0 and atol == 0.0 and problem.check.max_rel_l2 is not None:
+        rtol = problem.check.max_rel_l2  # a norm-wise checker: each value at that scale
+    out: dict[str, list[int]] = {}
+    for name, pair in shown.items():
+        got, exp = pair.get("got", {}).get("values", []), pair.get("expected", {}).get("values", [])
+        bad = []
+        for i, (x, e) in enumerate(zip(got, exp, strict=False)):
+            if isinstance(x, str) or isinstance(e, str):
+                if x != e:
+                    bad.append(i)
+            elif abs(x - e) > atol + rtol * abs(e):
+                bad.append(i)
+        out[name] = bad
+    return out
