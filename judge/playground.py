@@ -24,6 +24,7 @@ from judge import languages
 from judge.cases import Cases
 from judge.grader import resolve_device
 from judge.phases import Session
+from judge.playcase import PlaygroundError, check_seed, custom_case, literal_numbers
 from judge.problem import loader
 from judge.problem.dtypes import DTYPES
 from judge.problem.schema import Case, Problem
@@ -32,84 +33,21 @@ from judge.sandbox.runner_client import RunnerPool
 from judge.session import Grading, Progress
 from judge.verdicts import Verdict
 
+__all__ = ["PlaygroundError", "literal", "mismatches", "run"]
+
 log = logging.getLogger(__name__)
 
 SHOWN = 256  # values of each tensor shown
-MAX_LITERAL = 4096  # elements of a literal input
-MAX_SEED = 2**62
-
-
-class PlaygroundError(ValueError):
-    """The learner's parameters or literal cannot be run; the message says why."""
-
-
-def limits(problem: Problem, device: str) -> dict[str, int]:
-    """The largest value of each integer parameter among the test cases ``device`` runs (the
-    CPU: those marked for the interpreter), which is what the playground allows."""
-    cases = [c for c in problem.tests if device == "cuda" or c.interpreter] or list(problem.tests)
-    if device == "cuda":
-        cases += list(problem.benchmarks)
-    return {a.name: max(int(c.params.get(a.name, 1)) for c in cases) for a in problem.int_args}
-
-
-def _elements(problem: Problem, params: dict[str, int]) -> int:
-    return sum(math.prod(problem.shape(a, params)) for a in problem.args if a.is_tensor)
-
-
-def custom_case(problem: Problem, params: dict[str, int], device: str, language: str) -> Case:
-    """The learner's case, checked against the limits (``PlaygroundError`` says which)."""
-    cap = limits(problem, device)
-    chosen = dict(problem.tests[0].params)
-    for name, value in params.items():
-        if name not in cap:
-            raise PlaygroundError(f"{problem.slug} has no integer parameter {name!r}")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise PlaygroundError(f"{name} must be an integer")
-        if not 1 <= value <= cap[name]:
-            raise PlaygroundError(f"{name} must be between 1 and {cap[name]} here")
-        chosen[name] = value
-    biggest = max(
-        _elements(problem, c.params) for c in problem.tests if device == "cuda" or c.interpreter
-    )
-    if _elements(problem, chosen) > biggest:
-        raise PlaygroundError(
-            f"these sizes make {_elements(problem, chosen)} elements; at most {biggest} here"
-        )
-    name = ", ".join(f"{k} = {v}" for k, v in chosen.items())
-    case = Case(f"playground: {name}", chosen)
-    lang = languages.get(language)
-    if device == "cpu" and lang is not None and not lang.runs_on_cpu_case(problem, case):
-        raise PlaygroundError(f"{lang.label} runs cases this large only on a GPU")
-    return case
 
 
 def literal(problem: Problem, name: str, value: Any, params: dict[str, int]) -> Any:
-    """A literal input (nested lists of JSON numbers) as a tensor of the input's dtype and shape."""
+    """A literal input as a tensor of the input's dtype and shape (playcase.py checks it)."""
     import torch
 
-    arg = next((a for a in problem.inputs if a.name == name), None)
-    if arg is None:
-        raise PlaygroundError(f"{name!r} is not an input of {problem.slug}")
-    flat: list[float | int] = []
-
-    def walk(v: Any) -> None:
-        if isinstance(v, list):
-            for x in v:
-                walk(x)
-        elif isinstance(v, (int, float)) and not isinstance(v, bool):
-            flat.append(v)
-        else:
-            raise PlaygroundError(f"{name}: only numbers and lists of numbers")
-        if len(flat) > MAX_LITERAL:
-            raise PlaygroundError(f"{name}: at most {MAX_LITERAL} numbers")
-
-    walk(value)
-    shape = problem.shape(arg, params)
-    if len(flat) != math.prod(shape):
-        raise PlaygroundError(
-            f"{name} has {len(flat)} numbers; its shape {list(shape)} needs {math.prod(shape)}"
-        )
-    return torch.tensor(flat, dtype=getattr(torch, DTYPES[arg.dtype].name)).reshape(shape)
+    flat = literal_numbers(problem, name, value, params)
+    arg = next(a for a in problem.inputs if a.name == name)
+    dtype = getattr(torch, DTYPES[arg.dtype].name)
+    return torch.tensor(flat, dtype=torch.float64).to(dtype).reshape(problem.shape(arg, params))
 
 
 def _values(t: Any) -> list[float | int | str]:
@@ -198,8 +136,7 @@ def run(
     """Run ``source`` on the learner's one case. ``PlaygroundError`` for parameters or literals
     it cannot run; otherwise never raises for a bad submission (its verdict says)."""
     dev = resolve_device(device)
-    if not 0 <= seed < MAX_SEED:
-        raise PlaygroundError(f"the seed must be between 0 and {MAX_SEED - 1}")
+    check_seed(seed)
     case = custom_case(problem, params, dev, language)
     tensors = {k: literal(problem, k, v, case.params) for k, v in (literals or {}).items()}
     one = dataclasses.replace(problem, tests=(case,), benchmarks=())

@@ -54,7 +54,7 @@ def test_literal_input_and_a_wrong_kernel(problem) -> None:  # type: ignore[no-u
         ({"n": 0}, None, "between 1 and"),
         ({"n": 10**9}, None, "between 1 and"),
         ({"m": 3}, None, "no integer parameter"),
-        ({"n": 2}, {"a": [1, "x"]}, "only numbers"),
+        ({"n": 2}, {"a": [1, "x"]}, "only finite numbers"),
         ({"n": 2}, {"a": [1, 2, 3]}, "needs 2"),
         ({"n": 2}, {"c": [1, 2]}, "not an input"),
     ],
