@@ -84,13 +84,33 @@ class Loaded:
         return []
 
 
+def _innermost(e: BaseException) -> list[BaseException]:
+    """``e`` and the exceptions it was raised from (``raise X from e`` in a library), outermost
+    first: the Triton interpreter wraps an error in a kernel in an ``InterpreterError`` raised
+    at the launch, and only its cause's traceback holds the kernel's own frames."""
+    chain = [e]
+    while chain[-1].__cause__ is not None and len(chain) < 8:  # a cycle cannot run forever
+        chain.append(chain[-1].__cause__)
+    return chain
+
+
 def submission_traceback(e: BaseException, filename: str) -> str:
-    """The traceback frames in the learner's own file, then the error: no harness internals."""
-    frames = [f for f in traceback.extract_tb(e.__traceback__) if f.filename.endswith(filename)]
+    """The traceback frames in the learner's own file, then the error: no harness internals.
+    The frames run from the outermost call to the innermost, through a wrapper's cause (the
+    launch line in ``solve``, then the kernel's line), so the last frame is the learner's
+    deepest line; the error is the innermost one's, where a wrapper only repeats it."""
+    chain = _innermost(e)
+    frames = [
+        f
+        for x in chain
+        for f in traceback.extract_tb(x.__traceback__)
+        if f.filename.endswith(filename)
+    ]
     lines = [f"  line {f.lineno}, in {f.name}\n    {f.line}" for f in frames[-5:]]
     head = "Traceback (in your code):\n" + "\n".join(lines) + "\n" if lines else ""
-    inside = hostpaths.raised_in(e, filename) if lines else ""
-    error = "".join(traceback.format_exception_only(type(e), e)).strip()
+    last = chain[-1] if len(chain) > 1 and repr(chain[-1]) in str(e) else e
+    inside = hostpaths.raised_in(last, filename) if lines else ""
+    error = "".join(traceback.format_exception_only(type(last), last)).strip()
     return hostpaths.relative(head + (inside + "\n" if inside else "") + error)
 
 

@@ -328,11 +328,9 @@ def classify(e: BaseException, filename: str) -> tuple[str, str]:
     if "CompilationError" in name or module.startswith("triton.compiler"):
         return "compile_error", str(e)[-4000:]
     if name == "InterpreterError" and isinstance(e.__cause__, _JIT_ERRORS):
-        # Under TRITON_INTERPRET=1 these are what the GPU compiler reports at JIT time.
-        return (
-            "compile_error",
-            f"{type(e.__cause__).__name__}: {e.__cause__} (in a @triton.jit kernel)",
-        )
+        # Under TRITON_INTERPRET=1 these are what the GPU compiler reports at JIT time; the
+        # traceback runs into the kernel, so its last frame is the kernel's line.
+        return "compile_error", submission_traceback(e, filename) + " (in a @triton.jit kernel)"
     text = str(e).lower()
     if (
         isinstance(e, MemoryError)
