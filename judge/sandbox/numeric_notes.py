@@ -35,7 +35,10 @@ def notes(learner_file: str, out: list[str]) -> Iterator[None]:
             file: TextIO | None = None,
             line: str | None = None,
         ) -> None:
-            if len(out) >= MAX_NOTES or not issubclass(category, RuntimeWarning):
+            if not issubclass(category, RuntimeWarning):  # not ours: shown as before
+                shown(message, category, filename, lineno, file, line)
+                return
+            if len(out) >= MAX_NOTES:
                 return
             frame = sys._getframe(1)
             while frame is not None and not frame.f_code.co_filename.endswith(learner_file):

@@ -36,3 +36,19 @@ def test_the_failing_case_says_where_numpy_warned() -> None:
     assert "a NaN your kernel computed" in res.message
     first = next(c for c in res.cases if not c.passed)
     assert "line 18: overflow encountered in exp" in first.message
+
+
+def test_other_warnings_are_shown_as_before() -> None:
+    import warnings
+
+    seen: list[str] = []
+    before = warnings.showwarning
+    warnings.showwarning = lambda message, *rest, **kw: seen.append(str(message))
+    try:
+        out: list[str] = []
+        with numeric_notes.notes("solution.py", out):
+            warnings.warn("a library's note", UserWarning, stacklevel=1)
+    finally:
+        warnings.showwarning = before
+    assert out == []
+    assert seen == ["a library's note"]
