@@ -81,7 +81,9 @@ export function renderCases(sub, coverage = { gpuOnly: [], total: 0 }) {
     html += `<span class="coverage-fact">${run} of ${coverage.total} tests run on the CPU interpreter; ${gpuOnly.length} run only on a GPU</span>`;
   }
   html += `<a class="muted" href="/submissions/${sub.id}">run #${sub.id} · details →</a></div>`;
-  if (r.message) html += `<p class="verdict-message">${esc(r.message)}</p>`;
+  // A message of several lines (a traceback, a compiler's note) keeps them, in monospace.
+  if (r.message) html += r.message.includes("\n") ? `<pre class="log verdict-message verdict-trace">${esc(r.message)}</pre>`
+    : `<p class="verdict-message">${esc(r.message)}</p>`;
   if (r.compile && !r.compile.ok && r.compile.log) html += `<pre class="log">${esc(r.compile.log)}</pre>`;
   if ((r.cases || []).length) {
     html += `<ul class="cases">`;
