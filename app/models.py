@@ -319,3 +319,56 @@ class WorkerReport(SQLModel, table=True):
     @property
     def languages(self) -> dict[str, dict[str, Any]]:
         return dict(json.loads(self.languages_json or "{}"))
+
+
+# --- the playground (app/playground.py, worker/playground.py) ------------------------------
+
+
+class PlaygroundRun(SQLModel, table=True):
+    """One playground run: the learner's code on the case they chose. Never a submission: no
+    verdict of record, no leaderboard, no statistics; kept a day (app/playground.py)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    problem: str = Field(max_length=64)
+    language: str = Field(max_length=16)
+    gpu_kind: str = Field(max_length=32)
+    source: str = Field(sa_column=Column(Text, nullable=False))
+    # {"params": {...}, "seed": int, "literals": {...}}: judge/playcase.py checked it.
+    request_json: str = Field(sa_column=Column(Text, nullable=False))
+    status: str = Field(default=Status.QUEUED, max_length=8)
+    stage: str = Field(default="", max_length=32)  # the last progress event's stage
+    result_json: str | None = Field(default=None, sa_column=Column(Text))
+    created_at: datetime = Field(default_factory=utcnow, index=True)
+    finished_at: datetime | None = None
+
+    @property
+    def request(self) -> dict[str, Any]:
+        return dict(json.loads(self.request_json))
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return json.loads(self.result_json) if self.result_json else None
+
+
+class PlaygroundCreate(SQLModel):
+    language: str = Field(max_length=16)
+    source: str
+    params: dict[str, int] = {}
+    seed: int = 0
+    # An input's values as nested lists of JSON numbers (never evaluated): judge/playcase.py.
+    literals: dict[str, Any] = {}
+    gpu_kind: str | None = None
+
+
+class PlaygroundPublic(SQLModel):
+    id: int
+    problem: str
+    language: str
+    gpu_kind: str
+    status: str
+    stage: str
+    request: dict[str, Any]
+    result: dict[str, Any] | None
+    created_at: datetime
+    finished_at: datetime | None

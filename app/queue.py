@@ -63,7 +63,9 @@ def make_celery(settings: Settings) -> Celery:
             control_folder=str(folder / "control"),
             polling_interval=0.2,
         )
-    app = Celery("kerneldojo", broker=settings.broker_url, include=["worker.tasks"])
+    app = Celery(
+        "kerneldojo", broker=settings.broker_url, include=["worker.tasks", "worker.playground"]
+    )
     app.conf.update(
         broker_transport_options=opts,
         broker_connection_retry_on_startup=True,

@@ -9,11 +9,23 @@ from app.api.routes import (
     drafts,
     languages,
     leaderboard,
+    playground,
     problems,
     submissions,
     tokens,
 )
 
 api_router = APIRouter()
-for r in (auth, problems, languages, submissions, drafts, leaderboard, tokens, admin, classes):
+for r in (
+    auth,
+    problems,
+    languages,
+    submissions,
+    drafts,
+    leaderboard,
+    tokens,
+    admin,
+    classes,
+    playground,
+):
     api_router.include_router(r.router)
