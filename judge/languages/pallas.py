@@ -261,6 +261,8 @@ class _PallasLoaded(Loaded):
         traced again by its real call, which fails as it would have. Returns sizes compiled."""
         from concurrent.futures import ThreadPoolExecutor
 
+        if self.check_lowering:  # a CPU worker's GPU-lowering check switches modes process-wide
+            return 0
         jobs: dict[tuple[Any, ...], tuple[list[Any], list[str], list[Any]]] = {}
         for case in cases:
             args = [_placeholder(a, self.ctx.torch) for a in case.get("args", [])]

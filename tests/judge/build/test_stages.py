@@ -4,16 +4,11 @@ dressed as an H100 (whose ``install`` installs the cut), compiling real sm_90 ke
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
+from tests.child_report import run_child
 
 CHILD = r"""
 import json
@@ -78,20 +73,7 @@ print("REPORT " + json.dumps(report))
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    script = tmp_path_factory.mktemp("stages") / "child.py"
-    script.write_text(CHILD)
-    env = {
-        **os.environ,
-        "TRITON_INTERPRET": "1",
-        "PYTHONPATH": str(ROOT),
-        "TRITON_CACHE_DIR": str(script.parent / "triton-cache"),
-    }
-    proc = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600
-    )
-    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("REPORT ")), None)
-    assert line, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return dict(json.loads(line[len("REPORT ") :]))
+    return run_child(tmp_path_factory.mktemp("stages"), CHILD, TRITON_INTERPRET="1")
 
 
 def test_a_kernel_over_the_shared_memory_fails_before_ptxas(report: dict[str, Any]) -> None:

@@ -4,13 +4,10 @@ process-wide), with the radix-sort sample; nothing runs while compiling."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
+from judge import languages
+from tests.child_report import run_child
 
 CHILD = r"""
 import json
@@ -29,6 +26,9 @@ ctx = RunContext(
     roles=[a.role for a in problem.args],
 )
 loaded = lang.load(problem.path / "solutions/accepted/pallas_simple.py", ctx)
+# As on a GPU, where compile_ahead runs: no GPU-lowering check (a CPU worker's, which switches
+# pallas_call's mode process-wide while it lowers, so it cannot run in threads).
+loaded.check_lowering = False
 cases = [precompile.placeholder(problem, c, "first") for c in problem.tests[:3]]
 cases.append(cases[0])  # the same sizes twice: compiled once
 traced = []
@@ -49,21 +49,7 @@ print("REPORT " + json.dumps({"ahead": ahead, "ahead_traces": ahead_traces,
 
 
 def test_compile_ahead_compiles_each_size_once_and_the_call_reuses_it(tmp_path: Path) -> None:
-    script = tmp_path / "child.py"
-    script.write_text(CHILD)
-    env = {**os.environ, "PYTHONPATH": str(ROOT), **lang_env()}
-    proc = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=600
-    )
-    line = next((ln for ln in proc.stdout.splitlines() if ln.startswith("REPORT ")), None)
-    assert line, proc.stdout[-3000:] + proc.stderr[-3000:]
-    got = json.loads(line[len("REPORT ") :])
+    got = run_child(tmp_path, CHILD, **languages.require("pallas").runner_env("cpu"))
     assert got["ahead"] == 3 and got["ahead_traces"] == 3
     assert got["after_call"] == 3  # the test's call found its size compiled: no new trace
     assert got["sorted"] is True
-
-
-def lang_env() -> dict[str, str]:
-    from judge import languages
-
-    return languages.require("pallas").runner_env("cpu")
