@@ -87,8 +87,12 @@ class OneCase(Cases):
         scales = scale_fn(inputs, dict(case.params), expected) if scale_fn else {}
         for a in self.g.problem.inputs:
             self.shown["inputs"][a.name] = _tensor(inputs[a.name])
+        dtypes = {a.name: a.dtype for a in self.g.problem.outputs}
         for name, exp in expected.items():
-            self.shown["outputs"][name] = {"expected": _tensor(exp)}
+            # In the output's dtype: what a kernel that rounds only once would store.
+            want = getattr(torch, dtypes[name]) if name in dtypes else exp.dtype
+            shown = exp.to(want) if isinstance(exp, torch.Tensor) else exp
+            self.shown["outputs"][name] = {"expected": _tensor(shown)}
         return inputs, expected, scales
 
     def check(

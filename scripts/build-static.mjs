@@ -13,6 +13,7 @@ await build({
     submission: "app/static/src/submission.js",
     code: "app/static/src/code.js",
     apidocs: "app/static/src/apidocs.js",
+    playground: "app/static/src/playground.js",
   },
   bundle: true,
   minify: true,

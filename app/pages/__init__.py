@@ -13,6 +13,7 @@ from app.pages import (
     classes,
     front,
     learn,
+    playground,
     problems,
     submissions,
 )
@@ -25,6 +26,7 @@ for r in (
     front,
     learn,
     problems,
+    playground,
     submissions,
     boards,
     admin,

@@ -79,6 +79,8 @@ def create_playground_run(
 
 @router.get("/playground/{run_id}", response_model=PlaygroundPublic)
 def get_playground_run(run_id: int, session: SessionDep, user: CurrentUser) -> Any:
+    """A playground run of the caller's: ``queued``, ``running`` (with its stage) or ``done``
+    with its result (the outputs beside the reference's under ``result.playground``)."""
     run = session.get(PlaygroundRun, run_id)
     if run is None or run.user_id != user.id:
         raise HTTPException(404, "no such playground run")
