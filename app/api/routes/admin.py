@@ -34,6 +34,8 @@ def worker_reports(_: AdminUser, session: SessionDep) -> list[dict[str, Any]]:
 
 @router.post("/problems/reload", response_model=ReloadReport)
 def reload_problems(_: AdminUser, registry: RegistryDep) -> ReloadReport:
+    """Reads problems/ again: new, changed and removed problems, and any folder that fails to load.
+    Admins only."""
     cat = registry.reload()
     return ReloadReport(loaded=[p.slug for p in cat.ordered()], errors=[str(e) for e in cat.errors])
 
@@ -42,6 +44,7 @@ def reload_problems(_: AdminUser, registry: RegistryDep) -> ReloadReport:
 def rejudge_submission(
     sub_id: int, _: AdminUser, session: SessionDep, enqueue: EnqueueDep
 ) -> dict[str, Any]:
+    """Grades one submission again, from the queue. Admins only."""
     sub = session.get(Submission, sub_id)
     if sub is None:
         raise HTTPException(404, "no such submission")
@@ -55,6 +58,7 @@ def rejudge_submission(
 def rejudge_problem(
     slug: str, _: AdminUser, session: SessionDep, registry: RegistryDep, enqueue: EnqueueDep
 ) -> dict[str, Any]:
+    """Grades every submission of a problem again (after a fix to its tests). Admins only."""
     if registry.get(slug) is None:
         raise HTTPException(404, f"unknown problem {slug!r}")
     subs = session.exec(
@@ -71,6 +75,7 @@ def rejudge_problem(
 
 @router.post("/submissions/{sub_id}/hide")
 def hide_submission(sub_id: int, data: Hide, _: AdminUser, session: SessionDep) -> dict[str, Any]:
+    """Hides a submission from boards and lists, or shows it again. Admins only."""
     sub = session.get(Submission, sub_id)
     if sub is None:
         raise HTTPException(404, "no such submission")
@@ -80,8 +85,9 @@ def hide_submission(sub_id: int, data: Hide, _: AdminUser, session: SessionDep) 
     return {"id": sub.id, "hidden": sub.hidden}
 
 
-@router.get("/signups", response_model=SiteConfigPublic)
+@router.get("/signups", response_model=SiteConfigPublic, summary="Sign-up settings")
 def get_signups(_: AdminUser, session: SessionDep) -> Any:
+    """Whether sign-ups are open, and the invite code that opens them when closed. Admins only."""
     return accounts.site_config(session)
 
 

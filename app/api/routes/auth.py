@@ -29,6 +29,8 @@ async def start_session(request: Request, user: User) -> None:
 # connection or a request slot (app/login_guard.py).
 @router.post("/signup", response_model=UserPublic, status_code=201)
 async def signup(request: Request, response: Response, data: UserCreate) -> Any:
+    """Creates an account and logs it in (a session cookie). The password's strength is checked;
+    when the admin has closed sign-ups, an invite code (the site's or a class's) admits."""
     try:
         user = await login_guard.signup(request, data)
     except accounts.AccountError as e:
@@ -42,6 +44,8 @@ async def signup(request: Request, response: Response, data: UserCreate) -> Any:
 
 @router.post("/login", response_model=UserPublic)
 async def login(request: Request, response: Response, data: Login) -> Any:
+    """Logs in with a username and password (a session cookie). Throttled per account and per
+    address: 429 with Retry-After."""
     try:
         user = await login_guard.login(request, data.username, data.password)
     except login_guard.Throttled as e:
@@ -80,6 +84,7 @@ def logout_everywhere(
     request.session.clear()
 
 
-@router.get("/me", response_model=UserPublic)
+@router.get("/me", response_model=UserPublic, summary="The logged-in user")
 def me(user: CurrentUser) -> Any:
+    """The user this cookie or token belongs to."""
     return user

@@ -136,13 +136,16 @@ def _assignment_out(session: SessionDep, a: Assignment) -> AssignmentOut:
 
 @router.get("", response_model=list[CourseOut])
 def my_classes(session: SessionDep, user: CurrentUser) -> list[CourseOut]:
+    """The classes the caller teaches or takes, with their role in each."""
     return [_out(session, user, c, role) for c, role in service.my_courses(session, user)]
 
 
-@router.post("", response_model=CourseOut, status_code=201)
+@router.post("", response_model=CourseOut, status_code=201, summary="Create a class")
 def create(
     data: CourseCreate, session: SessionDep, user: CurrentUser, settings: SettingsDep
 ) -> CourseOut:
+    """A new class with the caller as its instructor (instructors and admins only); its join code
+    comes back."""
     with _errors():
         course = service.create_course(session, user, data, settings.gpu_kinds)
     return _out(session, user, course, "instructor")
@@ -163,15 +166,18 @@ def join(
     return _out(session, user, course, "student")
 
 
-@router.get("/{course_id}/members", response_model=list[MemberOut])
+@router.get("/{course_id}/members", response_model=list[MemberOut], summary="Class members")
 def members(course_id: int, session: SessionDep, user: CurrentUser) -> list[MemberOut]:
+    """The class's students and instructors (its instructors only)."""
     with _errors():
         service.get_course(session, course_id, user, manage=True)
     return [MemberOut(username=u.username, role=r) for u, r in service.roster(session, course_id)]
 
 
-@router.delete("/{course_id}/members/{username}", status_code=204)
+@router.delete("/{course_id}/members/{username}", status_code=204, summary="Remove a member")
 def remove(course_id: int, username: str, session: SessionDep, user: CurrentUser) -> Response:
+    """Takes a student, a co-instructor or an open invitation off the roster; submissions stay
+    (its instructors only)."""
     with _errors():
         course = service.get_course(session, course_id, user, manage=True)
         who = next(
@@ -205,6 +211,7 @@ def accept_invitation(course_id: int, session: SessionDep, user: CurrentUser) ->
 
 @router.delete("/{course_id}/invitation", status_code=204)
 def decline_invitation(course_id: int, session: SessionDep, user: CurrentUser) -> Response:
+    """The invited instructor declines to co-teach the class."""
     with _errors():
         service.answer(session, course_id, user, accept=False)
     return Response(status_code=204)
@@ -212,6 +219,7 @@ def decline_invitation(course_id: int, session: SessionDep, user: CurrentUser) -
 
 @router.get("/{course_id}/assignments", response_model=list[AssignmentOut])
 def list_assignments(course_id: int, session: SessionDep, user: CurrentUser) -> list[AssignmentOut]:
+    """The class's assignments: problems, opening and due dates, how each is graded."""
     with _errors():
         service.get_course(session, course_id, user)
     return [_assignment_out(session, a) for a in service.assignments(session, course_id)]
@@ -226,6 +234,7 @@ def create_assignment(
     registry: RegistryDep,
     enqueue: EnqueueDep,
 ) -> AssignmentOut:
+    """A new assignment of one problem to the class (its instructors only)."""
     with _errors():
         course = service.get_course(session, course_id, user, manage=True)
         a = assignments.create(session, course, data, registry)
@@ -237,6 +246,7 @@ def create_assignment(
 
 @router.get("/{course_id}/gradebook", response_model=GradebookOut)
 def gradebook(course_id: int, session: SessionDep, user: CurrentUser) -> GradebookOut:
+    """Each student's standing on each assignment (its instructors only)."""
     with _errors():
         course = service.get_course(session, course_id, user, manage=True)
     book = grades.build(session, course)
@@ -265,8 +275,9 @@ def gradebook(course_id: int, session: SessionDep, user: CurrentUser) -> Gradebo
     )
 
 
-@router.get("/{course_id}/gradebook.csv")
+@router.get("/{course_id}/gradebook.csv", summary="Gradebook as CSV")
 def gradebook_csv(course_id: int, session: SessionDep, user: CurrentUser) -> Response:
+    """The gradebook as a CSV file, for a spreadsheet (its instructors only)."""
     with _errors():
         course = service.get_course(session, course_id, user, manage=True)
     book = grades.build(session, course)
@@ -277,8 +288,11 @@ def gradebook_csv(course_id: int, session: SessionDep, user: CurrentUser) -> Res
     )
 
 
-@router.get("/{course_id}/leaderboard", response_model=list[StandingOut])
+@router.get(
+    "/{course_id}/leaderboard", response_model=list[StandingOut], summary="Class leaderboard"
+)
 def leaderboard(course_id: int, session: SessionDep, user: CurrentUser) -> list[StandingOut]:
+    """The class's own ranking on its assignments."""
     with _errors():
         course = service.get_course(session, course_id, user)
     return [StandingOut(**s.__dict__) for s in boards.standings(boards.boards(session, course))]

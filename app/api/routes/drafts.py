@@ -48,6 +48,7 @@ def save_draft(
     registry: RegistryDep,
     settings: SettingsDep,
 ) -> Response:
+    """Keeps the learner's draft of a problem in one language (the editor saves as one types)."""
     if registry.get(problem) is None:
         raise HTTPException(404, f"unknown problem {problem!r}")
     if languages.get(language) is None:
@@ -70,6 +71,7 @@ def save_draft(
 
 @router.delete("/{problem}/{language}", status_code=204)
 def delete_draft(problem: str, language: str, session: SessionDep, user: CurrentUser) -> Response:
+    """Forgets the learner's draft of a problem in one language."""
     row = session.get(Draft, (user.id, problem, language))
     if row is not None:
         session.delete(row)

@@ -29,10 +29,12 @@ class OverallOut(BaseModel):
     mean_rank: float
 
 
-@router.get("", response_model=list[OverallOut])
+@router.get("", response_model=list[OverallOut], summary="Overall leaderboard")
 def overall(
     session: SessionDep, registry: RegistryDep, settings: SettingsDep, gpu: str | None = None
 ) -> list[OverallOut]:
+    """Every ranked user across the problems, on one GPU kind (``gpu``, the server's first by
+    default)."""
     kind = gpu or settings.gpu_kinds[0]
     slugs = [p.slug for p in registry.catalog.ordered()]
     return [OverallOut(**e.__dict__) for e in stats.overall(session, slugs, kind)]

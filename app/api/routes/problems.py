@@ -39,6 +39,8 @@ class ProblemDetail(ProblemSummary):
 def list_problems(
     session: SessionDep, registry: RegistryDep, user: OptionalUser
 ) -> list[ProblemSummary]:
+    """Every problem in the catalogue's order: title, difficulty, tags, track, acceptance, and
+    whether the caller solved it."""
     acc = stats.acceptance(session)
     solved = visibility.solved_problems(session, user.id) if user and user.id else set()
     out = []
@@ -69,6 +71,8 @@ def get_problem(
     user: OptionalUser,
     settings: SettingsDep,
 ) -> ProblemDetail:
+    """One problem: its statement, signature, starters per language, test and benchmark cases,
+    limits."""
     p = registry.get(slug)
     if p is None:
         raise HTTPException(404, f"unknown problem {slug!r}")

@@ -133,6 +133,9 @@ def create_submission(
     settings: SettingsDep,
     enqueue: EnqueueDep,
 ) -> Any:
+    """Sends code to be judged: ``run`` (tests only), ``submit`` (tests, benchmark, leaderboard) or
+    ``profile``. Answers at once with the queued submission; follow it with ``GET
+    /submissions/{id}`` or its ``/events`` stream."""
     try:
         kind = submissions.validate(
             data, registry.get(data.problem), settings.gpu_kinds, settings.MAX_SOURCE_BYTES
@@ -161,6 +164,8 @@ def my_submissions(
     problem: str | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> Any:
+    """The caller's own submissions, newest first; ``problem`` filters, ``limit`` caps (at most
+    200)."""
     q = select(Submission).where(Submission.user_id == user.id)
     if problem:
         q = q.where(Submission.problem == problem)
@@ -170,6 +175,9 @@ def my_submissions(
 
 @router.get("/{sub_id}", response_model=SubmissionDetail)
 def get_submission(sub_id: int, session: SessionDep, user: OptionalUser) -> Any:
+    """One submission: status, verdict and result (cases, benchmark, compile log). Its code and
+    messages for its author, admins, its author's instructors, and those who solved the
+    problem themselves."""
     sub = session.get(Submission, sub_id)
     if sub is None:
         raise HTTPException(404, "no such submission")

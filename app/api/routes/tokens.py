@@ -55,6 +55,7 @@ def issue(
 
 @router.get("", response_model=list[ApiTokenPublic])
 def list_tokens(session: SessionDep, user: CurrentUser) -> Any:
+    """The caller's personal API tokens: name, scopes, expiry, last use (never the token itself)."""
     return session.exec(select(ApiToken).where(ApiToken.user_id == user.id)).all()
 
 
@@ -66,6 +67,7 @@ def create_token(data: ApiTokenCreate, session: SessionDep, user: CurrentUser) -
 
 @router.delete("/{token_id}", status_code=204)
 def delete_token(token_id: int, session: SessionDep, user: CurrentUser) -> None:
+    """Revokes one of the caller's tokens at once."""
     row = session.get(ApiToken, token_id)
     if row is None or row.user_id != user.id:
         raise HTTPException(404, "no such token")
