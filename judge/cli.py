@@ -23,6 +23,7 @@ from rich.text import Text
 from judge import languages
 from judge.cli_authoring import mutate, new
 from judge.cli_doctor import doctor
+from judge.cli_play import play
 from judge.problem.schema import ProblemError
 from judge.results import CaseResult, GradeResult
 from judge.verdicts import Verdict
@@ -37,6 +38,7 @@ app.add_typer(problems_app, name="problems")
 problems_app.command("new")(new)
 problems_app.command("mutate")(mutate)
 app.command()(doctor)
+app.command()(play)
 err = Console(stderr=True)
 out = Console()
 
