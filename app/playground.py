@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from sqlalchemy import delete, update
@@ -24,6 +24,10 @@ from judge.problem.schema import Problem
 
 TASK_NAME = "kerneldojo.playground"
 KEEP = timedelta(days=1)
+# A run not done this long after it was queued had its worker stop under it (the task is not
+# run twice: ``claim``): the page is told so rather than left polling.
+STALE = timedelta(minutes=15)
+STALE_MESSAGE = "This run did not finish: the worker stopped while it ran. Run it again."
 
 Enqueue = Callable[[int, str], None]
 
@@ -93,6 +97,14 @@ def create(
     session.commit()
     session.refresh(run)
     return run
+
+
+def shown_result(run: PlaygroundRun) -> tuple[str, dict[str, Any] | None]:
+    """The status and result the learner sees: a stale run is reported as ended."""
+    created = run.created_at if run.created_at.tzinfo else run.created_at.replace(tzinfo=UTC)
+    if run.status != Status.DONE and utcnow() - created > STALE:
+        return Status.DONE, {"verdict": "internal_error", "message": STALE_MESSAGE, "cases": []}
+    return run.status, run.result
 
 
 def claim(eng: Engine, run_id: int) -> bool:

@@ -21,8 +21,9 @@ router = APIRouter(tags=["playground"])
 
 
 def public(run: PlaygroundRun) -> PlaygroundPublic:
+    status, result = playground.shown_result(run)
     return PlaygroundPublic.model_validate(
-        run, update={"request": run.request, "result": run.result}
+        run, update={"request": run.request, "result": result, "status": status}
     )
 
 

@@ -97,3 +97,25 @@ def test_login_csrf_and_rate_limit(client: TestClient, sent: Sent) -> None:
     r = _play(client, csrf)
     assert r.status_code == 429 and "a minute" in r.json()["detail"]
     assert csrf_of(client)
+
+
+def test_a_run_whose_worker_stopped_is_reported_ended(
+    client: TestClient, sent: Sent, engine: Engine
+) -> None:
+    from datetime import timedelta
+
+    from app import playground
+    from app.models import utcnow
+
+    csrf = signup(client)
+    run_id = _play(client, csrf).json()["id"]
+    assert playground.claim(engine, run_id)
+    assert client.get(f"/api/v1/playground/{run_id}").json()["status"] == "running"
+    with Session(engine) as s:
+        row = s.get(PlaygroundRun, run_id)
+        assert row is not None
+        row.created_at = utcnow() - playground.STALE - timedelta(seconds=1)
+        s.add(row)
+        s.commit()
+    got = client.get(f"/api/v1/playground/{run_id}").json()
+    assert got["status"] == "done" and "did not finish" in got["result"]["message"]
