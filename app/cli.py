@@ -10,10 +10,13 @@ import contextlib
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -134,7 +137,9 @@ def serve(
 
         from app.main import create_app
 
+        line = ready_line(host, port)
         if workers > 1:
+            _announce_when_listening(host, port, line)
             # Each process builds its own app from the same environment (and runs its own
             # sweeper: sweeping is idempotent, a duplicate re-send finds the row claimed).
             uvicorn.run(
@@ -146,10 +151,52 @@ def serve(
                 log_level="info",
             )
         else:
-            uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+            if not _serve_one(create_app(settings), host, port, line):
+                raise SystemExit(3)  # as uvicorn.run does
     finally:
         if proc is not None and proc.poll() is None:
             stop_worker(proc)
+
+
+def ready_line(host: str, port: int) -> str:
+    """The line ``serve`` prints once it listens: the address to open in a browser."""
+    wildcard = host in ("0.0.0.0", "::", "")
+    shown = "127.0.0.1" if wildcard else f"[{host}]" if ":" in host else host
+    every = " (and on this machine's other addresses)" if wildcard else ""
+    return f"KernelDojo is ready at http://{shown}:{port}{every}. Ctrl-C stops it."
+
+
+def _serve_one(app: Any, host: str, port: int, line: str) -> bool:
+    """``uvicorn.run`` in one process, which prints ``line`` once it listens (uvicorn's own
+    "running on" is one log line among Celery's); False when it never started (the address
+    taken, a failed start-up)."""
+    import uvicorn
+
+    class ReadyServer(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                typer.echo(line)
+
+    server = ReadyServer(uvicorn.Config(app, host=host, port=port, log_level="info"))
+    server.run()
+    return server.started
+
+
+def _announce_when_listening(host: str, port: int, line: str) -> None:
+    """With several web processes uvicorn's supervisor binds the socket: the line is printed
+    when it accepts a connection."""
+    target = "127.0.0.1" if host in ("0.0.0.0", "") else "::1" if host == "::" else host
+
+    def wait() -> None:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with contextlib.suppress(OSError), socket.create_connection((target, port), 1):
+                typer.echo(line)
+                return
+            time.sleep(0.2)
+
+    threading.Thread(target=wait, name="ready-line", daemon=True).start()
 
 
 def stop_worker(proc: subprocess.Popen[bytes], grace_s: float = 20.0) -> None:
