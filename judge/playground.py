@@ -30,7 +30,7 @@ from judge.problem.dtypes import DTYPES
 from judge.problem.schema import Case, Problem
 from judge.sandbox import buffers
 from judge.sandbox.runner_client import RunnerPool
-from judge.session import Grading, Progress
+from judge.session import Grading, Progress, Stop
 from judge.verdicts import Verdict
 
 __all__ = ["PlaygroundError", "literal", "mismatches", "run"]
@@ -38,6 +38,9 @@ __all__ = ["PlaygroundError", "literal", "mismatches", "run"]
 log = logging.getLogger(__name__)
 
 SHOWN = 256  # values of each tensor shown
+# Sizes within the limits can still break a constraint of a problem's (top-k's k <= v, a head
+# count that divides another): its generator, reference or checker then fails, and says so.
+OUTSIDE = "this case breaks a constraint of the problem's (see its statement)"
 
 
 def literal(problem: Problem, name: str, value: Any, params: dict[str, int]) -> Any:
@@ -79,10 +82,22 @@ class OneCase(Cases):
         gen = torch.Generator(device=self.g.dev)
         gen.manual_seed(self.seed)
         dev = torch.device(self.g.dev)
-        inputs = loader.call_generate(ref, self.g.problem, case.params, case.kind, gen, dev)
-        for name, t in self.literals.items():
-            inputs[name] = t.to(dev)
-        expected = ref.reference({k: v.clone() for k, v in inputs.items()}, dict(case.params))
+        try:  # sizes a problem's generator or reference cannot take (top-k's k > v, ...)
+            inputs = loader.call_generate(ref, self.g.problem, case.params, case.kind, gen, dev)
+            for name, t in self.literals.items():
+                inputs[name] = t.to(dev)
+            expected = ref.reference({k: v.clone() for k, v in inputs.items()}, dict(case.params))
+        except Exception as e:
+            raise Stop(Verdict.REJECTED, f"{OUTSIDE}: {type(e).__name__}: {str(e)[:300]}") from e
+        for a in self.g.problem.outputs:
+            exp = expected.get(a.name)
+            want = list(self.g.problem.shape(a, case.params))
+            if isinstance(exp, torch.Tensor) and list(exp.shape) != want:
+                raise Stop(
+                    Verdict.REJECTED,
+                    f"{OUTSIDE}: the reference's {a.name} is {list(exp.shape)}, the signature's "
+                    f"{want}",
+                )
         scale_fn = getattr(ref, "error_scale", None)
         scales = scale_fn(inputs, dict(case.params), expected) if scale_fn else {}
         for a in self.g.problem.inputs:
@@ -103,7 +118,10 @@ class OneCase(Cases):
     ) -> tuple[bool, str, float]:
         for a in self.g.problem.outputs:
             self.shown["outputs"].setdefault(a.name, {})["got"] = _tensor(bufs[a.name].tensor)
-        ok, message, err = super().check(bufs, expected, scales)
+        try:
+            ok, message, err = super().check(bufs, expected, scales)
+        except Exception as e:  # the checker assumes the problem's constraints hold
+            raise Stop(Verdict.REJECTED, f"{OUTSIDE}: {type(e).__name__}: {str(e)[:300]}") from e
         if self.g.dev == "cuda" and self.call_ms is None:
             self._time_one(bufs)
         return ok, message, err

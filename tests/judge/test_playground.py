@@ -62,3 +62,13 @@ def test_literal_input_and_a_wrong_kernel(problem) -> None:  # type: ignore[no-u
 def test_refused(problem, params, literals, says) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(playground.PlaygroundError, match=says):
         playground.run(problem, VECTOR_ADD, "triton", params, literals=literals, device="cpu")
+
+
+def test_sizes_the_generator_refuses_are_said_so() -> None:
+    """top-k's generator cannot draw k distinct values out of fewer than k."""
+    problem = load_problem(problems_root() / "top-k")
+    res = playground.run(
+        problem, "def solve(*args):\n    pass\n", "triton", {"k": 64, "v": 3}, device="cpu"
+    )
+    assert res["verdict"] == "rejected", res
+    assert "breaks a constraint of the problem's" in res["message"], res["message"]
