@@ -56,7 +56,9 @@ def custom_case(problem: Problem, params: dict[str, Any], device: str, language:
         raise PlaygroundError(f"these sizes make {size} elements; at most {biggest} here")
     case = Case("playground: " + ", ".join(f"{k} = {v}" for k, v in chosen.items()), chosen)
     lang = languages.get(language)
-    if device == "cpu" and lang is not None and not lang.runs_on_cpu_case(problem, case):
+    # A language that never runs on the CPU (CUDA) is compiled and answered not_run, as a Run is.
+    cpu = device == "cpu" and lang is not None and lang.runs_on_cpu
+    if cpu and lang is not None and not lang.runs_on_cpu_case(problem, case):
         raise PlaygroundError(f"{lang.label} runs cases this large only on a GPU")
     return case
 

@@ -72,3 +72,9 @@ def test_sizes_the_generator_refuses_are_said_so() -> None:
     )
     assert res["verdict"] == "rejected", res
     assert "breaks a constraint of the problem's" in res["message"], res["message"]
+
+
+def test_cuda_on_the_cpu_is_compiled_and_not_run(problem) -> None:  # type: ignore[no-untyped-def]
+    src = (problems_root() / "vector-add/solutions/accepted/cuda_simple.cu").read_text()
+    res = playground.run(problem, src, "cuda", {"n": 4}, device="cpu")
+    assert res["verdict"] == "not_run" and "no GPU" in res["message"]
