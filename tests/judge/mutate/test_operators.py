@@ -116,10 +116,10 @@ def test_cuda_operators() -> None:
             "s.cu:blocks_minus_one:11:1",
             "dim3 grid((((n + 255) / 256) > 1 ? ((n + 255) / 256) - 1 : 1), 1);",
         ),
-        ("s.cu:half_accumulator:3:1", "__shared__ __half s[256];"),
-        ("s.cu:half_accumulator:4:1", "__half acc = 0.0f;"),
+        ("s.cu:half_accumulator:3:1", "__shared__ kd_half s[256];"),
+        ("s.cu:half_accumulator:4:1", "kd_half acc = 0.0f;"),
     ]
-    assert ms[-1].source.startswith("#include <cuda_fp16.h>\n#include <cuda_runtime.h>")
+    assert ms[-1].source == cuda_ops.HALF_PRELUDE + src.replace("float acc", "kd_half acc")
 
 
 def test_every_sample_of_the_core_problems_mutates_into_valid_python() -> None:

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from judge import grader
 from judge.mutate import equivalents
+from judge.mutate.run import mutants_of
+from judge.problem import loader
 from judge.problem.schema import ProblemError
+from judge.verdicts import Verdict
 
 ROOT = Path(__file__).resolve().parents[3]
 KEEP = ("triton_simple.py", "cuda_simple.cu")
@@ -68,6 +72,17 @@ def test_mutate_kills_a_dropped_store_mask_and_excludes_an_equivalent(tmp_path: 
     assert report["score"] == 0.5  # killed / (generated - equivalent - not run - stillborn)
     assert report["stale_equivalents"] == ["triton_simple.py:drop_mask:99:1"]
     assert [s["verdict"] for s in report["samples"]] == ["not_run", "accepted"]
+
+
+def test_a_half_accumulator_mutant_compiles() -> None:
+    """nvcc takes the kd_half stand-in where a plain __half meets float arithmetic (the
+    softmax sample's ``expf(xr[j] - row_max)``, ambiguous with __half): not_run, not stillborn."""
+    p = loader.load_problem(ROOT / "problems" / "softmax")
+    sample = next(s for s in p.samples if s.path.name == "cuda_simple.cu")
+    m = next(m for m in mutants_of(sample) if m.id == "cuda_simple.cu:half_accumulator:22:1")
+    assert m.after == "kd_half row_max = s[0];"
+    res = grader.grade(p, m.source, "cuda", device="cpu", mode="run", sanitize=False)
+    assert res.verdict == Verdict.NOT_RUN, res.compile.log if res.compile else res.message
 
 
 def test_mutants_toml_is_checked(tmp_path: Path) -> None:
