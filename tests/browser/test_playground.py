@@ -1,4 +1,4 @@
-"""The playground in Chromium (issue 37): from the editor's Playground link, the learner's
+"""The playground in Chromium (issue 37): from the problem page.s Playground link, the learner's
 draft runs on sizes and a seed they choose, on the CPU under the interpreter; the outputs are
 shown beside the reference's (mismatches marked) with the kernel's printed lines, and nothing
 becomes a submission. The screenshot is docs/screenshots/playground.png (looked at)."""
@@ -35,6 +35,7 @@ def test_custom_sizes_outputs_against_the_reference_and_a_print(
     page.wait_for_url(re.compile(r"/problems$"))
 
     page.goto(f"{live_server.url}/problems/vector-add")
+    page.locator(".pane-head .meta").screenshot(path=str(shots / "playground-link.png"))
     page.click("#playground-link")
     page.wait_for_url(re.compile(r"/problems/vector-add/playground$"))
     page.select_option("#pg-language", "triton")
