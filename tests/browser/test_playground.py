@@ -1,4 +1,4 @@
-"""The playground in Chromium (issue 37): from the problem page.s Playground link, the learner's
+"""The playground in Chromium (issue 37): from the problem page's Playground link, the learner's
 draft runs on sizes and a seed they choose, on the CPU under the interpreter; the outputs are
 shown beside the reference's (mismatches marked) with the kernel's printed lines, and nothing
 becomes a submission. The screenshot is docs/screenshots/playground.png (looked at)."""
