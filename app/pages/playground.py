@@ -38,7 +38,11 @@ def playground_page(
         "languages": [lang.public() for lang in languages.all()],
         "starters": {lang.name: lang.starter(p) for lang in languages.all()},
         "drafts": drafts,
-        "limits": playcase.limits(p, "cpu" if kind == "cpu" else "cuda"),
+        # Per GPU kind (a CPU server's are the interpreter's test cases): the page's fields' max.
+        "limits": {
+            k: playcase.limits(p, "cpu" if k == "cpu" else "cuda") for k in settings.gpu_kinds
+        },
+        "gpuKinds": settings.gpu_kinds,
         "defaults": playcase.defaults(p),
         "inputs": [{"name": a.name, "dtype": a.dtype, "shape": list(a.shape)} for a in p.inputs],
         "gpuKind": kind,

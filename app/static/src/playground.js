@@ -34,15 +34,23 @@ source.addEventListener("keydown", (e) => {
 window.addEventListener("pagehide", () => drafts.flush());
 
 const params = $("pg-params");
-for (const [name, max] of Object.entries(cfg.limits)) {
-  const label = document.createElement("label");
-  label.textContent = `${name} (1–${max})`;
-  const input = document.createElement("input");
-  Object.assign(input, { type: "number", min: 1, max, step: 1, name, value: cfg.defaults[name] ?? 1 });
-  input.dataset.param = name;
-  label.append(input);
-  params.append(label);
+const gpuSel = $("pg-gpu");
+const kind = () => (gpuSel ? gpuSel.value : cfg.gpuKind);
+function fields() {
+  const old = Object.fromEntries([...params.querySelectorAll("input")].map((i) => [i.dataset.param, i.value]));
+  params.replaceChildren();
+  for (const [name, max] of Object.entries(cfg.limits[kind()])) {
+    const label = document.createElement("label");
+    label.textContent = `${name} (1–${max})`;
+    const input = document.createElement("input");
+    Object.assign(input, { type: "number", min: 1, max, step: 1, name, value: old[name] ?? cfg.defaults[name] ?? 1 });
+    input.dataset.param = name;
+    label.append(input);
+    params.append(label);
+  }
 }
+fields();
+gpuSel?.addEventListener("change", fields);
 
 const status = $("pg-status");
 const result = $("pg-result");
@@ -56,7 +64,7 @@ const fmt = (v) => (typeof v === "number" && !Number.isInteger(v) ? v.toPrecisio
 
 $("pg-form").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const body = { language: lang, source: source.value, params: {}, seed: Number($("pg-seed").value || 0) };
+  const body = { language: lang, source: source.value, params: {}, seed: Number($("pg-seed").value || 0), gpu_kind: kind() };
   for (const i of params.querySelectorAll("input")) body.params[i.dataset.param] = Number(i.value);
   const lit = $("pg-literals").value.trim();
   if (lit) {

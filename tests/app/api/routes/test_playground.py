@@ -119,3 +119,17 @@ def test_a_run_whose_worker_stopped_is_reported_ended(
         s.commit()
     got = client.get(f"/api/v1/playground/{run_id}").json()
     assert got["status"] == "done" and "did not finish" in got["result"]["message"]
+
+
+def test_the_page_and_a_gpu_kind(client: TestClient, sent: Sent) -> None:
+    """The page offers each GPU kind with its own limits (a GPU's include the benchmark sizes);
+    a run for a GPU goes to that kind's queue."""
+    assert "Log in" in client.get("/problems/toy-add/playground").text
+    csrf = signup(client)
+    page = client.get("/problems/toy-add/playground").text
+    assert 'id="pg-gpu"' in page and ">H100<" in page
+    assert '"h100": {"n": 1048576}' in page and '"cpu": {"n": 3}' in page
+    r = _play(client, csrf, params={"n": 1048576}, gpu_kind="h100")
+    assert r.status_code == 201, r.text
+    assert sent == [(r.json()["id"], "h100")]
+    assert _play(client, csrf, gpu_kind="tpu").status_code == 422
