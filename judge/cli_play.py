@@ -50,7 +50,6 @@ def play(
 ) -> None:
     """Run your code on one case you choose and show its outputs beside the reference's."""
     from judge import languages, playground
-    from judge.cli import infer_language
     from judge.problem import loader
     from judge.problem.schema import ProblemError
 
@@ -68,15 +67,15 @@ def play(
         except json.JSONDecodeError as e:
             err.print(f"[red]cannot play:[/] --input {k}: not JSON ({e})")
             raise typer.Exit(2) from e
-    name = language or infer_language(source)
-    lang = languages.get(name) if name else None
+    text = source.read_text(encoding="utf-8", errors="replace")
+    lang = languages.get(language) if language else languages.infer(source.name, text)
     if lang is None:
-        err.print(f"[red]cannot play:[/] unknown language {name!r}")
+        err.print(f"[red]cannot play:[/] unknown language {language!r}")
         raise typer.Exit(2)
     try:
         result = playground.run(
             loader.resolve(problem),
-            source.read_text(encoding="utf-8", errors="replace"),
+            text,
             lang.name,
             params,
             seed,
