@@ -133,3 +133,19 @@ def test_the_page_and_a_gpu_kind(client: TestClient, sent: Sent) -> None:
     assert r.status_code == 201, r.text
     assert sent == [(r.json()["id"], "h100")]
     assert _play(client, csrf, gpu_kind="tpu").status_code == 422
+
+
+def test_deleting_the_account_deletes_its_runs(
+    client: TestClient, sent: Sent, engine: Engine
+) -> None:
+    from app import erase
+    from app.models import User
+
+    csrf = signup(client)
+    assert _play(client, csrf).status_code == 201
+    with Session(engine) as s:
+        user = s.exec(select(User).where(User.username == "alice")).one()
+        counts = erase.erase(s, user)
+        s.commit()
+    assert counts.get("playgroundrun") == 1, counts
+    assert _count(engine, PlaygroundRun) == 0
