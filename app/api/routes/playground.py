@@ -7,9 +7,11 @@ only). Nothing here counts: no submission row, no leaderboard, no statistics.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, Depends, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
 
 from app import playground
 from app.deps import CurrentUser, RegistryDep, SessionDep, SettingsDep
@@ -18,6 +20,24 @@ from app.submissions import SubmissionError
 from judge import playcase
 
 router = APIRouter(tags=["playground"])
+
+
+async def playground_body(request: Request, _: CurrentUser) -> PlaygroundCreate:
+    """The JSON body, parsed only once its sender is authenticated (as a submission's is:
+    app/api/routes/submissions.py's ``submission_body``)."""
+    try:
+        return PlaygroundCreate.model_validate_json(await request.body())
+    except ValidationError as e:
+        errors = [{**err, "loc": ("body", *err["loc"])} for err in e.errors(include_url=False)]
+        raise RequestValidationError(errors) from e
+
+
+_BODY_DOC: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/json": {"schema": PlaygroundCreate.model_json_schema()}},
+    }
+}
 
 
 def public(run: PlaygroundRun) -> PlaygroundPublic:
@@ -42,10 +62,15 @@ def playground_limits(slug: str, registry: RegistryDep, settings: SettingsDep) -
     }
 
 
-@router.post("/problems/{slug}/playground", response_model=PlaygroundPublic, status_code=201)
+@router.post(
+    "/problems/{slug}/playground",
+    response_model=PlaygroundPublic,
+    status_code=201,
+    openapi_extra=_BODY_DOC,
+)
 def create_playground_run(
     slug: str,
-    data: PlaygroundCreate,
+    data: Annotated[PlaygroundCreate, Depends(playground_body)],
     request: Request,
     session: SessionDep,
     user: CurrentUser,
