@@ -38,6 +38,7 @@ class Mutant:
     source: str  # the mutated file
     before: str  # the changed line(s) of the sample, whitespace collapsed
     after: str  # the same line(s) in the mutant
+    elsewhere: int = 0  # spans of the edit outside those lines (an accumulator's updates)
 
     @property
     def id(self) -> str:
@@ -45,7 +46,8 @@ class Mutant:
 
     @property
     def diff(self) -> str:
-        return f"L{self.line}: {self.before} → {self.after}"
+        more = f" (+{self.elsewhere} more edits)" if self.elsewhere else ""
+        return f"L{self.line}: {self.before} → {self.after}{more}"
 
 
 def _collapse(text: str) -> str:
@@ -101,6 +103,7 @@ def build(
                 source=mutated,
                 before=_collapse(source[first:last]),
                 after=_collapse(apply(source[first:last], inside)),
+                elsewhere=len(e.spans) - len(inside),
             )
         )
     return mutants

@@ -44,6 +44,7 @@ _RELATIONAL[ast.GtE] = (r">=", ">")
 # Keyword arguments that tune speed only: a 0 ↔ 1 there is a mutant no test can kill.
 _TUNING = {"num_warps", "num_stages", "num_ctas", "maxnreg", "eviction_policy", "cache_modifier"}
 _DTYPE_MODULES = {"tl", "torch", "jnp", "np", "numpy"}
+_AUGMENTED = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*"}
 _ATOMIC = (ast.Name, ast.Attribute, ast.Call, ast.Subscript, ast.Constant)
 
 
@@ -277,15 +278,50 @@ def _float32_nodes(ctx: _Context) -> Iterator[ast.Attribute]:
             yield node
 
 
+def _accumulator(ctx: _Context, node: ast.Attribute) -> str | None:
+    """The name a ``dtype=`` belongs to when it declares one: ``acc = tl.zeros(..., dtype=...)``."""
+    kw = ctx.parent.get(node)
+    call = ctx.parent.get(kw) if isinstance(kw, ast.keyword) else None
+    stmt = ctx.parent.get(call) if isinstance(call, ast.Call) else None
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and stmt.value is call:
+        target = stmt.targets[0]
+        return target.id if isinstance(target, ast.Name) else None
+    return None
+
+
+def _low_precision(ctx: _Context, node: ast.Attribute, kind: str) -> Edit:
+    """``float32`` made ``kind``; for a declared accumulator, every later assignment to it is
+    rounded back to ``kind`` too (``acc = (acc + x).to(tl.float16)``), so that the type
+    promotion of ``acc += x`` (float16 + float32 is float32, in Triton as in NumPy) does not
+    quietly undo the mutant."""
+    module = ctx.text(node.value)
+    low = f"{module}.{kind}"
+    spans = [ctx.replace(node, low)]
+    acc = _accumulator(ctx, node)
+    if acc is not None:
+        cast = "astype" if module in ("jnp", "np", "numpy") else "to"
+        declaration = ctx.parent[ctx.parent[ctx.parent[node]]]
+        for n in ast.walk(ctx.enclosing(node)):
+            if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                if n.target.id == acc and type(n.op) in _AUGMENTED:
+                    update = f"{acc} {_AUGMENTED[type(n.op)]} ({ctx.text(n.value)})"
+                    spans.append(ctx.replace(n, f"{acc} = ({update}).{cast}({low})"))
+            elif isinstance(n, ast.Assign) and n is not declaration and len(n.targets) == 1:
+                target = n.targets[0]
+                if isinstance(target, ast.Name) and target.id == acc:
+                    spans.append(ctx.replace(n.value, f"({ctx.text(n.value)}).{cast}({low})"))
+    return Edit("fp16_accumulate" if kind == "float16" else "bf16_accumulate", tuple(spans))
+
+
 def fp16_accumulate(ctx: _Context) -> Iterator[Edit]:
     for node in _float32_nodes(ctx):
-        yield Edit("fp16_accumulate", (ctx.replace(node, ctx.text(node.value) + ".float16"),))
+        yield _low_precision(ctx, node, "float16")
 
 
 def bf16_accumulate(ctx: _Context) -> Iterator[Edit]:
     for node in _float32_nodes(ctx):
         if isinstance(node.value, ast.Name) and node.value.id not in ("np", "numpy"):
-            yield Edit("bf16_accumulate", (ctx.replace(node, ctx.text(node.value) + ".bfloat16"),))
+            yield _low_precision(ctx, node, "bfloat16")
 
 
 def _mentions_max(node: ast.AST) -> bool:

@@ -56,12 +56,32 @@ def test_softmax_operators_reach_the_max_subtraction_and_the_accumulators() -> N
     drop = ms["triton_fast.py:drop_max_subtraction:35:1"]
     assert drop.after == "e = tl.exp(x)"
     assert "dtype=tl.bfloat16" in ms["triton_fast.py:bf16_accumulate:49:1"].after
-    assert "dtype=tl.float16" in ms["triton_fast.py:fp16_accumulate:49:1"].after
+    fp16 = ms["triton_fast.py:fp16_accumulate:49:1"]
+    assert "dtype=tl.float16" in fp16.after
+    # every update of the accumulator is rounded back: float16 + float32 would promote it
+    assert "s = (s * tl.exp(m - m_new) + tl.exp(x - m_new)).to(tl.float16)" in fp16.source
+    assert fp16.diff.endswith("(+1 more edits)")
     assert ms["triton_fast.py:loop_minus_one:50:1"].after == (
         "for start in range(0, cols - BLOCK, BLOCK):"
     )
     # a masked load keeps other= only with its mask: both go
     assert "other=" not in ms["triton_fast.py:drop_mask:31:1"].after
+
+
+def test_an_accumulator_stays_in_low_precision() -> None:
+    src = (
+        "def k(x, y):\n"
+        "    acc = tl.zeros([8], dtype=tl.float32)\n"
+        "    for i in range(4):\n"
+        "        acc += tl.load(x + i)\n"
+        "    tl.store(y, acc.to(tl.float32))\n"
+    )
+    by_id = {m.id: m for m in _py(src)}
+    bf16 = by_id["s.py:bf16_accumulate:2:1"].source
+    assert "acc = tl.zeros([8], dtype=tl.bfloat16)" in bf16
+    assert "acc = (acc + (tl.load(x + i))).to(tl.bfloat16)" in bf16
+    assert "tl.store(y, acc.to(tl.float32))" in bf16  # a cast elsewhere is a mutant of its own
+    assert by_id["s.py:fp16_accumulate:5:1"].after == "tl.store(y, acc.to(tl.float16))"
 
 
 def test_swap_index_forms() -> None:
