@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
+from app.classes import editorial
 from app.classes.models import Assignment, AssignmentProblem, Course, Rule
 from app.classes.schemas import AssignmentCreate, Deadlines, zone
 from app.classes.service import ClassError
@@ -69,19 +70,25 @@ def new_window(now: datetime | None = None) -> tuple[str, str]:
     return now.strftime("%Y-%m-%dT%H:%M:%S"), due.strftime("%Y-%m-%dT%H:%M:%S")
 
 
+def untimed_speed(course: Course, data: AssignmentCreate) -> str | None:
+    """Why the class page's form refuses speed rules for this class, or None. A class on an
+    untimed kind (the CPU interpreter) grades a speed rule on correctness only; the API and
+    scripts may still name one (``gpu_check.py --phase class`` runs its flow on the CPU)."""
+    timed = [p.problem for p in data.problems if p.rule == Rule.SPEED]
+    if not timed or course.gpu_kind not in editorial.UNTIMED_KINDS:
+        return None
+    return (
+        "speed grading needs a GPU class: this class grades on the CPU, which times nothing "
+        f"(choose 'Correctness only' for {', '.join(timed)})"
+    )
+
+
 def create(
     session: Session, course: Course, data: AssignmentCreate, registry: ProblemRegistry
 ) -> Assignment:
     unknown = [p.problem for p in data.problems if registry.get(p.problem) is None]
     if unknown:
         raise ClassError(f"unknown problem {', '.join(unknown)}", 404)
-    timed = [p.problem for p in data.problems if p.rule == Rule.SPEED]
-    if timed and course.gpu_kind == "cpu":
-        raise ClassError(
-            "speed grading needs a GPU class: this class grades on the CPU, which times nothing "
-            f"(choose 'Correctness only' for {', '.join(timed)})",
-            422,
-        )
     assert course.id is not None
     a = Assignment(
         course_id=course.id,

@@ -94,6 +94,8 @@ def create(
             ],
             **_deadline_fields(opens_at, due_at, late_until, late_factor, timezone[:64]),
         )
+        if why := assignments.untimed_speed(course, data):  # said before anything is made
+            raise service.ClassError(why, 422)
         a = assignments.create(session, course, data, registry)
     except ValidationError as e:
         return back(request, f"/classes/{course_id}", error=_first_error(e))

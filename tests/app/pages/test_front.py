@@ -52,12 +52,15 @@ def test_every_page_carries_the_verdict_labels_of_the_judge(client: TestClient) 
     import json
     import re
 
-    from app import submit_client
+    from app import submit_client, unavailable
     from judge.verdicts import Verdict
 
     html = client.get("/").text
     m = re.search(r'<script type="application/json" id="kd-verdict-labels">(.*?)</script>', html)
     assert m, "base.html lost the labels"
-    assert json.loads(m.group(1)) == {v.value: v.label for v in Verdict}
+    # The judge's verdicts, and the app's own answer for a language no worker can grade.
+    judged = {v.value: v.label for v in Verdict}
+    assert json.loads(m.group(1)) == {**judged, unavailable.VERDICT: unavailable.LABEL}
+    assert submit_client._label(unavailable.VERDICT) == unavailable.LABEL
     assert submit_client._label("time_limit_exceeded") == "Time Limit Exceeded"
     assert submit_client._label("something_new") == "something_new"
