@@ -47,16 +47,15 @@ def test_a_key_file_others_can_read_is_refused(tmp_path: Path) -> None:
 def test_serve_beyond_loopback_does_not_sign_with_the_example_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
     from app import cli
 
     served: dict[str, Any] = {}
 
-    def fake_run(app: FastAPI, **kw: Any) -> None:  # the app serve built, not started
-        served["app"], served["host"] = app, kw["host"]
+    def fake_serve(app: FastAPI, host: str, port: int, line: str) -> bool:  # built, not started
+        served["app"], served["host"] = app, host
+        return True
 
-    monkeypatch.setattr(uvicorn, "run", fake_run)
+    monkeypatch.setattr(cli, "_serve_one", fake_serve)
     monkeypatch.setenv("DATA_DIR", str(tmp_path))
     monkeypatch.delenv("SECRET_KEY", raising=False)
     monkeypatch.delenv("DATABASE_URL", raising=False)
