@@ -212,6 +212,7 @@ class Received(TypedDict, total=False):
     kernels: object
     skipped: object
     failed: object
+    pending: object
     cases_cut_short: object
     seconds: object
     host_ms: object
@@ -224,6 +225,7 @@ class Received(TypedDict, total=False):
     allocations: object
     warnings: object
     findings: object
+    notes: object
     ms_sync: object
     sm_ghz: object
     sm_ghz_range: object

@@ -186,6 +186,7 @@ SAMPLES: list[dict[str, typing.Any]] = [
         kernels=3,
         skipped=False,
         failed=0,
+        pending=1,
         cases_cut_short=0,
         seconds=1.5,
         host_ms=40,
@@ -197,7 +198,9 @@ SAMPLES: list[dict[str, typing.Any]] = [
     messages.Bound(op="bound", allocations=[[140000, 4096], None]),
     messages.Unbound(op="unbound"),
     messages.Launched(op="launched"),
-    messages.Done(op="done", warnings=["w"], findings=[{"kind": "oob"}]),
+    messages.Done(
+        op="done", warnings=["w"], findings=[{"kind": "oob"}], notes=["line 3: overflow"]
+    ),
     messages.Done(op="done", ms=0.13, ms_sync=0.15, sm_ghz=1.98, sm_ghz_range=(1.9, 1.98)),
     messages.Error(op="error", verdict="runtime_error", message="boom"),
 ]
