@@ -102,7 +102,7 @@ def leaderboards(
     ).all()
     best: dict[tuple[str, int], tuple[tuple[int, float, float], Entry]] = {}
     for sid, uid, problem, score, language, finished, name in rows:
-        k = _key(score, finished)
+        k = rank_key(score, finished)
         cur = best.get((problem, uid))
         if cur is None or k < cur[0]:
             best[(problem, uid)] = (k, Entry(0, uid, name, sid or 0, score, language, finished))
@@ -113,7 +113,9 @@ def leaderboards(
     return boards
 
 
-def _key(score_ms: float | None, finished_at: datetime | None) -> tuple[int, float, float]:
+def rank_key(score_ms: float | None, finished_at: datetime | None) -> tuple[int, float, float]:
+    """What ranks one accepted submission against another (lower first): the faster score, and
+    between equals or untimed ones, the earlier; the profile picks a learner's best with it."""
     t = finished_at.timestamp() if finished_at else 0.0
     return (0, score_ms, t) if score_ms is not None else (1, 0.0, t)
 

@@ -68,6 +68,12 @@ def _accepted(user_id: int, track: str | None) -> list[ColumnElement[bool]]:
     return where
 
 
+def accepted_where(user_id: int, track: str | None = None) -> list[ColumnElement[bool]]:
+    """The conditions of an acceptance that counts as solving (``_accepted``), for queries that
+    aggregate over them (the profile's languages and best times: app/profile_stats.py)."""
+    return _accepted(user_id, track)
+
+
 def solved_problems(session: Session, user_id: int, track: str | None = None) -> set[str]:
     """Problems this user has solved; with ``track="kernel"``, solved on the kernel track
     (a PyTorch ``torch.add`` solves the framework track only)."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from sqlmodel import select
 
-from app import stats, visibility
+from app import profile_stats, stats, visibility
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import User
 from app.pages.common import PageUser, render
@@ -83,14 +85,15 @@ def profile(
     who = session.exec(select(User).where(User.username == username)).first()
     if who is None or who.id is None:
         raise HTTPException(404, f"There is no learner called “{username}”.")
-    solved = visibility.solved_problems(session, who.id)
+    problems = registry.catalog.ordered()
     return render(
         request,
         "profile.html",
         user,
         who=who,
-        solved=[p for p in registry.catalog.ordered() if p.slug in solved],
-        total=len(registry.catalog.problems),
-        recent=stats.recent(session, who.id),
-        titles={p.slug: p.title for p in registry.catalog.ordered()},
+        numbers=profile_stats.build(session, who, problems, datetime.now(UTC).date()),
+        recent=stats.recent(session, who.id, limit=10),
+        titles={p.slug: p.title for p in problems},
+        # No rating yet: _rating_history.html draws [(date, rating), ...] once one exists.
+        rating_history=None,
     )
