@@ -97,3 +97,12 @@ def build(problems: list[Problem], solved: set[str]) -> Path:
     steps = [s for t in tracks.values() for s in t.steps]
     next_step = next((s for s in steps if s.state == "ready"), None)
     return Path(list(tracks.values()), next_step)
+
+
+def by_track(problems: list[Problem]) -> list[tuple[str, list[Problem]]]:
+    """(track label, its problems) in the Learn page's order: the leaderboard's problem picker
+    groups its entries so, rather than showing one wall of buttons."""
+    groups: dict[str, list[Problem]] = {}
+    for p in ordered(problems):
+        groups.setdefault(track_label(p.track or OTHER), []).append(p)
+    return list(groups.items())

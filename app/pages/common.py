@@ -12,7 +12,7 @@ from fastapi.templating import Jinja2Templates
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from app import sessions, unavailable
+from app import curriculum, sessions, unavailable
 from app.core.security import csrf_matches
 from app.deps import SessionDep
 from app.models import User
@@ -72,6 +72,7 @@ templates.env.filters["editor_mode"] = editor_mode
 templates.env.filters["ms"] = fmt_ms
 templates.env.filters["kernel_name"] = short_name  # a kernel's name without its arguments
 templates.env.filters["dt"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else ""
+templates.env.filters["by_track"] = curriculum.by_track  # the leaderboard's problem picker
 
 
 def page_user(request: Request, session: SessionDep) -> User | None:
