@@ -14,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
@@ -51,6 +52,12 @@ def render_environment(env: dict[str, Any]) -> None:
         f"bubblewrap {tools['bubblewrap'] or '— (not found)'} · sandbox {env['sandbox']}",
         highlight=False,
     )
+    if (kl := env.get("kernel_ledger")) is not None:
+        state = "built" if kl["library"] else f"[red]off[/]: {escape(str(kl['why']))}"
+        out.print(
+            f"[bold]kernel ledger[/] {state} · {len(kl['cupti'])} libcupti to try",
+            highlight=False,
+        )
 
 
 def render_languages(statuses: list[dict[str, Any]]) -> None:

@@ -115,4 +115,16 @@ def report(device: str) -> dict[str, Any]:
         "packages": {name: package_version(name) for name in PACKAGES},
         "tools": {"nvcc": nvcc_version(), "bubblewrap": bubblewrap_version()},
         "sandbox": os.environ.get("KERNELDOJO_SANDBOX", "bwrap"),
+        "kernel_ledger": kernel_ledger(device),
     }
+
+
+def kernel_ledger(device: str) -> dict[str, Any] | None:
+    """The referee's kernel ledger on a GPU (sandbox/ledger.py): its library, or why none, and
+    the libcupti files a runner tries."""
+    if device != "cuda":
+        return None
+    from judge.sandbox import ledger
+
+    built = ledger.library()
+    return {"library": built.path, "why": built.why or None, "cupti": ledger.cupti_candidates()}

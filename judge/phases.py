@@ -150,6 +150,7 @@ class Session:
     def load(self, lib: str) -> None:
         g, ch = self.g, self.channel
         t0 = time.monotonic()
+        ch.arm_ledger(g.lang.kernel_owner(g.source) if g.lang.library_rule(g.problem) else None)
         msg = ch.request(
             g.problem.limits.compile_s,
             "loading",

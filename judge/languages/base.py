@@ -10,7 +10,7 @@ policy, compiling), ``load`` in the runner (a ``runtime.Loaded`` whose ``invoke`
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
@@ -86,6 +86,12 @@ class Language:
     def library_rule(self, problem: Problem) -> bool:
         """Whether torch's compute is refused inside ``solve`` (rules.py)."""
         return self.track == "kernel" and problem.forbid_library_compute
+
+    def kernel_owner(self, source: str) -> Callable[[str], bool] | None:
+        """Which GPU kernel names are the submission's own, for the referee's kernel ledger
+        (sandbox/ledger.py) where ``library_rule`` holds; None: the ledger does not judge this
+        language (CUDA is checked at link level, Pallas by its static rule)."""
+        return None
 
     def runner_env(self, device: str) -> dict[str, str]:
         """Environment variables the runner process needs for this language on ``device``

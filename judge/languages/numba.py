@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from judge.languages import kernel_names
 from judge.languages.base import shapes_comment
 from judge.languages.python import PythonLanguage
 from judge.languages.runtime import Loaded, RunContext
@@ -51,6 +53,9 @@ class Numba(PythonLanguage):
     def runner_env(self, device: str) -> dict[str, str]:
         # Numba's CUDA kernels on its simulator
         return {"NUMBA_ENABLE_CUDASIM": "1"} if device == "cpu" else {}
+
+    def kernel_owner(self, source: str) -> Callable[[str], bool] | None:
+        return kernel_names.numba_owner(source)
 
     def load(self, path: Path, ctx: RunContext) -> Loaded:
         if ctx.device == "cpu":

@@ -4,9 +4,10 @@ judge's torch tensors. Runs on the CPU under Triton's interpreter."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
+from judge.languages import kernel_names
 from judge.languages.base import shapes_comment
 from judge.languages.python import PythonLanguage
 
@@ -41,6 +42,9 @@ class Triton(PythonLanguage):
 
     def runner_env(self, device: str) -> dict[str, str]:
         return {"TRITON_INTERPRET": "1"} if device == "cpu" else {}
+
+    def kernel_owner(self, source: str) -> Callable[[str], bool] | None:
+        return kernel_names.triton_owner(source)
 
     def generate_starter(self, problem: Problem) -> str:
         out = problem.outputs[0]

@@ -7,15 +7,18 @@ tampering, and the runner's progress counts are bounded before the learner sees 
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
-from judge.sandbox import cpuwait, gpumem, messages
+from judge.sandbox import cpuwait, gpumem, ledger, messages
 from judge.sandbox.runner_client import RunnerClient, RunnerDied, RunnerTimeout
 from judge.session import Grading, Stop
 from judge.timing import gate
 from judge.verdicts import Verdict
+
+log = logging.getLogger(__name__)
 
 
 def count(value: Any) -> int:
@@ -36,6 +39,31 @@ class Channel:
         self.activity: dict[str, Any] | None = None  # progress event that runner counts refine
         self.detail_at = 0.0
         self.waited_s = 0.0  # the last reply's wait for a CPU that its limit did not count
+        self.owns: Callable[[str], bool] | None = None  # the kernel ledger's judge, once armed
+
+    def arm_ledger(self, owns: Callable[[str], bool] | None) -> None:
+        """From now on (the submission's load), every reply is checked against the kernels the
+        runner launched meanwhile (ledger.py). What came before was the judge's own start-up."""
+        runner = self.runner
+        if runner is None or runner.ledger is None:
+            return
+        status = runner.ledger.take().status
+        self.g.result.phases["ledger"] = int(bool(status and status.startswith("ok")))
+        if status is None or not status.startswith("ok"):
+            log.warning("kernel ledger off in this runner: %s", status or runner.ledger_why)
+            return
+        self.owns = owns
+
+    def _audit(self) -> None:
+        if self.owns is None or self.runner is None or self.runner.ledger is None:
+            return
+        entries = self.runner.ledger.take()
+        if entries.unnamed:
+            key = "ledger_unnamed"
+            self.g.result.phases[key] = self.g.result.phases.get(key, 0) + entries.unnamed
+        why = ledger.refusal(entries, self.owns)
+        if why is not None:
+            raise Stop(Verdict.REJECTED, why)
 
     def request(
         self, timeout_s: float, what: str, msg: messages.Request, thaw_last: bool = False
@@ -110,6 +138,7 @@ class Channel:
                 verdict = Verdict.INTERNAL_ERROR
             raise Stop(verdict, f"while {what}: {e.message}") from e
         self._credit(clock, timeout_s)
+        self._audit()  # the kernels launched before this reply are in the ledger already
         return msg
 
     def _credit(

@@ -4,8 +4,9 @@ Inside ``solve`` only allocation and views are allowed through torch (``torch.em
 ``zeros``, ``reshape``...); any other ATen operator (``add``, ``mm``, ``softmax``, ``copy_``...)
 is refused with ``rejected``. Triton's own machinery (autotuning, the interpreter's host
 copies) is let through. This runs in the submission's process, so a determined submission
-could remove it; SECURITY.md says so. CUDA submissions are checked at link level instead
-(compilers.py).
+could remove it: on a GPU the referee's kernel ledger (ledger.py) checks the same rule from
+outside the process; on the CPU device this rule and the static policy stand alone. CUDA
+submissions are checked at link level instead (compilers.py).
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from typing import cast
 
 from judge import languages
 from judge.build import cachepaths, tritoncache
-from judge.sandbox import bubblewrap, messages
+from judge.sandbox import bubblewrap, ledger, messages
 
 log = logging.getLogger(__name__)
 
@@ -414,6 +414,20 @@ class RunnerClient:
             device,
         ]
         shared, by_source = env.get(cachepaths.SHARED_ENV), env.get(cachepaths.ROOT_ENV)
+        # The kernel ledger (ledger.py): the driver loads it into a GPU runner; a tool (ncu,
+        # compute-sanitizer) brings its own injection, so none under one.
+        self.ledger: ledger.Reader | None = None
+        self.ledger_why = ""
+        fds = [p2c_r, c2p_w]
+        if device == "cuda" and not wrap:
+            built = ledger.library()
+            self.ledger_why = built.why
+            if built.path is not None:
+                ledger_r, ledger_w = os.pipe()
+                self.ledger = ledger.Reader(ledger_r)
+                fds.append(ledger_w)
+                env = {**env, **ledger.runner_env(ledger_w, built.path)}
+                read_only = (*read_only, os.path.dirname(built.path))
         policy = bubblewrap.Policy(
             workdir=workdir,
             gpu=device == "cuda",
@@ -424,11 +438,11 @@ class RunnerClient:
         )
         try:
             self.proc = bubblewrap.Process(
-                argv, policy, stdout=self._log_fd, stderr=self._log_fd, pass_fds=(p2c_r, c2p_w)
+                argv, policy, stdout=self._log_fd, stderr=self._log_fd, pass_fds=tuple(fds)
             )
         finally:
-            os.close(p2c_r)
-            os.close(c2p_w)
+            for fd in fds:
+                os.close(fd)
         self._buf = b""
         self.frozen = False
         self.imported = False
@@ -564,5 +578,7 @@ class RunnerClient:
         for fd in (self._c2p_r, self._log_fd):
             with contextlib.suppress(OSError):
                 os.close(fd)
+        if self.ledger is not None:
+            self.ledger.close()
         if self.owns_workdir:
             shutil.rmtree(self.workdir, ignore_errors=True)

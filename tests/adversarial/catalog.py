@@ -457,6 +457,37 @@ CATALOG: list[Entry] = [
         "steps out of the rule's TorchDispatchMode, then torch.add: the static policy refuses "
         "the private torch.utils._python_dispatch",
     ),
+    # The rule switched off inside the process (what a code-string route found again would do):
+    # only the referee's kernel ledger (sandbox/ledger.py) stands behind it, on a GPU. The CPU
+    # has no ledger; there the static policy refuses these sources (test_adversarial).
+    E(
+        "shortcuts/ledger_add_rule_off.py",
+        "vector-add",
+        None,
+        "rejected",
+        "the dispatch mode stepped out of, torch.add beside an own Triton kernel: the ledger",
+        static_policy=False,
+        message="not one of your kernels",
+    ),
+    E(
+        "shortcuts/ledger_mm_rule_off.py",
+        "matmul",
+        None,
+        "rejected",
+        "the rule's trusted folder emptied, torch.mm (cuBLAS): the ledger",
+        static_policy=False,
+        message="not one of your kernels",
+    ),
+    E(
+        "shortcuts/ledger_numba_add_rule_off.py",
+        "vector-add",
+        None,
+        "rejected",
+        "Numba: the dispatch mode stepped out of, torch.add on the arrays: the ledger",
+        static_policy=False,
+        lang="numba",
+        message="not one of your kernels",
+    ),
     E(
         "shortcuts/softmax_torch.py",
         "softmax",
