@@ -58,6 +58,8 @@ class Channel:
         if self.owns is None or self.runner is None or self.runner.ledger is None:
             return
         entries = self.runner.ledger.take()
+        if entries.names:
+            log.debug("kernel ledger: %s", entries.names)
         if entries.unnamed:
             key = "ledger_unnamed"
             self.g.result.phases[key] = self.g.result.phases.get(key, 0) + entries.unnamed
