@@ -3,8 +3,8 @@
 
 Triton names a compiled kernel after its ``@triton.jit`` function, so the submission's kernels are
 the functions its source defines (a name the source does not define, from a code string or a
-library, is not its own). Numba mangles every kernel it compiles under ``cudapy``; in a runner only
-the submission's code is compiled by Numba. Library kernels are never the submission's, whatever
+library, is not its own). Numba mangles a kernel under its module and function
+(``solution::add_kernel``). Library kernels are never the submission's, whatever
 it calls its functions (``_LIBRARY_NAME``).
 """
 
@@ -47,10 +47,33 @@ def triton_owner(source: str) -> Callable[[str], bool]:
     return owns
 
 
+def _components(name: str, count: int) -> list[str]:
+    """The first ``count`` parts of an Itanium-mangled nested name (``_ZN8solution3addE...``)."""
+    out: list[str] = []
+    i = 3 if name.startswith("_ZN") else len(name)
+    while len(out) < count and i < len(name) and name[i].isdigit():
+        j = i
+        while j < len(name) and name[j].isdigit():
+            j += 1
+        size = int(name[i:j])
+        out.append(name[j : j + size])
+        i = j + size
+    return out
+
+
 def numba_owner(source: str) -> Callable[[str], bool]:
-    del source  # Numba compiles only the submission's kernels in a runner
+    """Numba mangles a kernel under its module's name: the judge loads every submission as the
+    module ``solution`` (runtime.py), so its kernels are ``solution::<function>`` for a function
+    its source defines (older numba-cuda put ``cudapy::`` in front). torch's are ``at::...``."""
+    own = defined_functions(source)
 
     def owns(name: str) -> bool:
-        return name.startswith("_ZN6cudapy")
+        parts = _components(name, 3)
+        if parts[:1] == ["cudapy"]:
+            parts = parts[1:]
+        return len(parts) >= 2 and parts[0] == MODULE and parts[1] in own
 
     return owns
+
+
+MODULE = "solution"  # the name the runner loads a Python submission under (runtime.py)

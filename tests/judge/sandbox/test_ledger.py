@@ -181,13 +181,27 @@ def test_graphs_and_lost_names_are_refused() -> None:
     assert "more distinct kernels" in (ledger.refusal(_entries(lost=True), owns) or "")
 
 
-def test_numba_kernels_are_its_cudapy_ones() -> None:
-    owns = kernel_names.numba_owner("")
-    numba_add = (
-        "_ZN6cudapy8__main__10add_kernelB2v1B96cw51cXTLSUwv1sCUt9Uw1E5ArrayIfLi1E1C7mutableE"
-    )
-    assert ledger.refusal(_entries(numba_add), owns) is None
+NUMBA_SOURCE = """
+from numba import cuda
+@cuda.jit
+def add_kernel(a, b, c, n):
+    pass
+def solve(a, b, c, n):
+    pass
+"""
+
+
+def test_numba_kernels_are_the_solution_modules_functions() -> None:
+    """As numba-cuda 0.30 named them on the H200: ``solution::add_kernel[abi:v1]...``."""
+    owns = kernel_names.numba_owner(NUMBA_SOURCE)
+    numba_add = "_ZN8solution10add_kernelB2v1B96cw51cXTLSUwv1sDUaKthqE5ArrayIfLi1E1C7mutableE"
+    older = "_ZN6cudapy8solution10add_kernelB2v1E5ArrayIfLi1E1C7mutableE"
+    assert ledger.refusal(_entries(numba_add, older), owns) is None
     assert ledger.refusal(_entries(numba_add, TORCH_ADD), owns) is not None
+    other = "_ZN8solution12not_mine_fn_B2v1E5ArrayIfLi1E1C7mutableE"  # not defined in the source
+    assert ledger.refusal(_entries(other), owns) is not None
+    native = kernel_names.numba_owner(NUMBA_SOURCE + "\ndef native():\n    pass\n")
+    assert ledger.refusal(_entries(TORCH_ADD), native) is not None  # at::native is not solution
 
 
 def test_autotuner_copies_pass_only_where_the_source_asks_for_them() -> None:
