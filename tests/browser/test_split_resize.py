@@ -49,6 +49,12 @@ def _assert_wide_blocks_scroll(page: Any) -> list[Any]:
         " return [p.scrollWidth, p.clientWidth]; })()"
     )
     assert pane[0] <= pane[1] + 1, pane  # the pane itself never needs a sideways scroll
+    # A list item must not scroll itself: that would clip its bullet, which sits outside it.
+    clipped = page.evaluate(
+        "[...document.querySelectorAll('.statement-pane .markdown li')]"
+        ".filter(li => getComputedStyle(li).overflowX !== 'visible').length"
+    )
+    assert clipped == 0
     return list(wide)
 
 
