@@ -175,8 +175,10 @@ good solution reaches.
 
 ## Rules
 
-- `solve` must compute the result with your own kernels. TODO: the same words as the core
-  problems' Rules sections (docs/problem-format.md, `[rules]`).
+- `solve` must compute the result with your own kernels. TODO: the calls this problem tempts
+  one with (`torch.xxx`, cuBLAS, ...) and what it allows. The rules every problem shares and
+  "How your code runs" are on the problem page already (app/templates/_statement_common.html,
+  drawn from problem.toml): do not repeat them here.
 """
 
 MUTANTS_TOML = """\
