@@ -7,11 +7,17 @@ PORT   ?= 8000
 
 .PHONY: install system-deps serve test test-fast lint fmt gpu-check problems-check compose-smoke clean
 
+# setuptools boxes a warning on every editable install ("be careful with folders in your working
+# directory with the same name as your package"): known here (pyproject.toml's packages.find
+# names ours), so that one warning is filtered by its message; any other warning or error shows.
+# (tests/test_quiet_install.py)
+EDITABLE_QUIET := PYTHONWARNINGS="ignore:Editable installation"
+
 $(STAMP): pyproject.toml requirements/torch-cpu.txt
 	test -x $(PY) || python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q -r requirements/torch-cpu.txt
-	$(PY) -m pip install -q -e '.[judge,web,dev]'
+	$(EDITABLE_QUIET) $(PY) -m pip install -q -e '.[judge,web,dev]'
 	touch $@
 
 # The browser bundle: CodeMirror 6 and KaTeX from npm, bundled by esbuild into app/static/dist/

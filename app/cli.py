@@ -47,12 +47,17 @@ def worker_argv(kind: str, name: str, loglevel: str = "INFO", embedded: bool = F
     # The worker started by ``serve`` on a learner's machine (often a root container): Celery's
     # warning about running as root is noise there, since submissions run in the sandbox.
     # (-W takes a message prefix: a category outside the builtins is not importable that early.)
-    quiet = ["-W", "ignore:You're running the worker with superuser"] if embedded else []
+    # Its start-up banner (config, queues, tasks) is noise there too: --quiet drops it, and
+    # serve's own lines say where the database, the broker and the queue are. Logging (INFO and
+    # up, errors included) is unchanged.
+    python_quiet = ["-W", "ignore:You're running the worker with superuser"] if embedded else []
+    celery_quiet = ["--quiet"] if embedded else []
     return [
         sys.executable,
-        *quiet,
+        *python_quiet,
         "-m",
         "celery",
+        *celery_quiet,
         "-A",
         "app.queue",
         "worker",
@@ -128,6 +133,9 @@ def serve(
             make_celery(settings)  # creates the broker folders before the worker polls them
         proc = subprocess.Popen(
             worker_argv(kind, f"embedded-{kind}", embedded=True),
+            # Celery writes only its notices to stdout ("worker: Warm shutdown (MainProcess)",
+            # beside stop_worker's own line); its logging, errors included, goes to stderr.
+            stdout=subprocess.DEVNULL,
             start_new_session=True,
             preexec_fn=_die_with_parent,  # no threads yet at this point
         )
@@ -209,6 +217,7 @@ def stop_worker(proc: subprocess.Popen[bytes], grace_s: float = 20.0) -> None:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=grace_s)
     except (subprocess.TimeoutExpired, KeyboardInterrupt):
+        log.warning("the worker did not stop: killed (a grading it held is re-queued at start)")
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
         proc.wait()

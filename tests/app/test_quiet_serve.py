@@ -1,6 +1,7 @@
-"""A quiet set-up (issue 23, item 10): ``kerneldojo serve`` starts and stops on Ctrl-C without
-warnings or ERROR lines, even with a live-progress stream open; the package metadata builds
-without setuptools' license deprecation."""
+"""A quiet set-up (issue 23, item 10; issue 37, item 11): ``kerneldojo serve`` starts and stops
+on Ctrl-C without warnings or ERROR lines, even with a live-progress stream open, and without
+Celery's banner or its shutdown notice; the package metadata builds without setuptools' license
+deprecation."""
 
 from __future__ import annotations
 
@@ -75,9 +76,15 @@ def test_ctrl_c_with_a_stream_open_is_quiet(tmp_path: Path) -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     text = log.read_text()
-    assert "Application shutdown complete" in text and "Warm shutdown" in text, text
+    assert "Application shutdown complete" in text and "stopping the worker" in text, text
+    assert "did not stop" not in text  # a warm shutdown, not a kill
     noisy = [line for line in text.splitlines() if any(n in line for n in NOISE)]
     assert noisy == [], "\n".join(noisy)
+    # Celery's start-up banner and its shutdown notice are gone (#37, item 11: "Warm shutdown"
+    # printed beside serve's own line); its logging stays, the worker's "ready." among it.
+    for banner in ("[config]", "[queues]", "[tasks]", ".> transport:", "Warm shutdown"):
+        assert banner not in text, text
+    assert "embedded-cpu@" in text and "ready." in text
 
 
 def test_license_is_an_spdx_expression() -> None:
