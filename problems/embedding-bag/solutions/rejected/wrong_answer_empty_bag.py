@@ -1,0 +1,27 @@
+# expect: wrong_answer
+# expect-message: a NaN your kernel computed
+# Bug: the mean divides by the bag's length as it is. An empty bag sums nothing and computes
+# 0 / 0 = NaN, where embedding_bag's mean of nothing is 0. Right whenever no bag is empty.
+# The fix: divide by max(end - start, 1) (the sum of an empty bag is 0 anyway).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def bag_mean(weight_ptr, indices_ptr, offsets_ptr, out_ptr, dim, BLOCK_D: tl.constexpr):
+    bag = tl.program_id(0)
+    cols = tl.program_id(1) * BLOCK_D + tl.arange(0, BLOCK_D)
+    live = cols < dim
+    start = tl.load(offsets_ptr + bag)
+    end = tl.load(offsets_ptr + bag + 1)
+    acc = tl.zeros([BLOCK_D], dtype=tl.float32)
+    for k in range(start, end):
+        row = tl.load(indices_ptr + k).to(tl.int64)
+        acc += tl.load(weight_ptr + row * dim + cols, mask=live, other=0.0)
+    count = (end - start).to(tl.float32)  # BUG: 0 for an empty bag
+    tl.store(out_ptr + bag.to(tl.int64) * dim + cols, acc / count, mask=live)
+
+
+def solve(weight, indices, offsets, out, num_embeddings: int, dim: int, bags: int, nnz: int):
+    BLOCK_D = min(256, triton.next_power_of_2(dim))
+    bag_mean[(bags, triton.cdiv(dim, BLOCK_D))](weight, indices, offsets, out, dim, BLOCK_D=BLOCK_D)
