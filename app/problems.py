@@ -14,6 +14,7 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 
+from app import curriculum
 from judge.problem.loader import load_all, problems_dir
 from judge.problem.schema import Problem, ProblemError
 
@@ -33,9 +34,19 @@ class Catalog:
     errors: list[ProblemError] = field(default_factory=list)
     statements: dict[str, str] = field(default_factory=dict)
     editorials: dict[str, str] = field(default_factory=dict)
+    _numbers: dict[str, int] = field(default_factory=dict, repr=False)
 
     def ordered(self) -> list[Problem]:
-        return sorted(self.problems.values(), key=lambda p: (p.order, p.slug))
+        """The one order the site lists problems in: the Learn page's (track by track, then
+        ``order`` within each), so that the list, the Learn page and the boards agree."""
+        return curriculum.ordered(list(self.problems.values()))
+
+    def number(self, slug: str) -> int | None:
+        """A problem's number as pages show it: its place in ``ordered()``, 1 to N without a
+        gap, whatever the ``order`` values in problem.toml skip."""
+        if len(self._numbers) != len(self.problems):
+            self._numbers = {p.slug: i for i, p in enumerate(self.ordered(), 1)}
+        return self._numbers.get(slug)
 
 
 class ProblemRegistry:

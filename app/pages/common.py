@@ -9,6 +9,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
+from jinja2.runtime import Context
 from pydantic import ValidationError
 from sqlmodel import Session
 
@@ -19,6 +21,7 @@ from app.models import User
 from app.profile_view import short_name
 from app.sessions import csrf_token
 from judge import languages
+from judge.problem.schema import Problem
 from judge.verdicts import Verdict
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
@@ -73,6 +76,19 @@ templates.env.filters["ms"] = fmt_ms
 templates.env.filters["kernel_name"] = short_name  # a kernel's name without its arguments
 templates.env.filters["dt"] = lambda d: d.strftime("%Y-%m-%d %H:%M") if d else ""
 templates.env.filters["by_track"] = curriculum.by_track  # the leaderboard's problem picker
+
+
+@pass_context
+def problem_number(ctx: Context, problem: Problem) -> int | str:
+    """``{{ p|number }}``: the problem's number on every page (Catalog.number), from the
+    request's registry; the toml's ``order`` where a page has no request."""
+    request = ctx.get("request")
+    registry = getattr(request.app.state, "registry", None) if request is not None else None
+    n = registry.catalog.number(problem.slug) if registry is not None else None
+    return n if n is not None else problem.order
+
+
+templates.env.filters["number"] = problem_number
 
 
 def page_user(request: Request, session: SessionDep) -> User | None:
