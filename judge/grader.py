@@ -77,7 +77,9 @@ def grade(
     runner got well under its limit of CPU time, it is graded once more (``_starved``)."""
     dev = resolve_device(device)
     if mode == "profile":
-        return _profile(problem, source, language, dev, on_progress, report_dir, pool)
+        return _profile(
+            problem, source, language, dev, on_progress, report_dir, pool, static_policy
+        )
     if dev == "cuda":
         cachepaths.shared_dir()  # this process's Triton cache, before it compiles anything
     args = (problem, source, language, dev, mode, on_progress, pool, static_policy)
@@ -176,6 +178,7 @@ def _profile(
     on_progress: Progress | None,
     report_dir: Path | None,
     pool: RunnerPool | None = None,
+    static_policy: bool = True,
 ) -> GradeResult:
     """Profile mode (profile/profiler.py): a GPU worker only; never an internal error."""
     from judge.profile import profiler, tools
@@ -194,7 +197,13 @@ def _profile(
         # figures are timings too).
         with pool.holding() if pool is not None else contextlib.nullcontext():
             return profiler.run(
-                problem, source, language, progress, report_dir or tools.report_dir(), pool
+                problem,
+                source,
+                language,
+                progress,
+                report_dir or tools.report_dir(),
+                pool,
+                static_policy=static_policy,
             )
     except Exception as e:  # a bug of ours: the learner gets a message, the log the trace
         log.exception("internal error profiling %s", problem.slug)

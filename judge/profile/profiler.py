@@ -53,6 +53,8 @@ def run(
     progress: Progress,
     report_dir: Path,
     pool: spare.Holder | None = None,
+    *,
+    static_policy: bool = True,
 ) -> GradeResult:
     """Profile ``source`` on ``problem``'s first benchmark case (a GPU worker). ``pool``: the
     worker's runner pool, which may hold a runner already started under ncu (spare.py)."""
@@ -79,6 +81,7 @@ def run(
         progress=progress,
         runner=started,
     )
+    run_.session.static_policy = static_policy  # off only for tests of the defences behind it
     tool.prepare(run_.workdir)
     run_.wrap = tool.wrap(run_.workdir)
     result = run_.result

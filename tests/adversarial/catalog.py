@@ -104,6 +104,7 @@ class Entry:
     mode: str = "submit"  # "profile": graded as a Profile (judge/profile/)
     # The worker's environment while the entry is graded (sandbox settings), without the pool.
     env: dict[str, str] = field(default_factory=dict)
+    gpu_env: dict[str, str] = field(default_factory=dict)  # over ``env`` on a GPU
 
     @property
     def threat(self) -> str:
@@ -565,11 +566,13 @@ CATALOG: list[Entry] = [
         "accepted",
         "accepted",
         "unbounded fork bomb: forks refused with EAGAIN at the sandbox's process limit, the "
-        "worker grades on (a limit of 256 in a uid of its own: a root worker's count is per uid, "
-        "and the suite's other sandboxes share 65534)",
+        "worker grades on (a limit of 256 in a uid of its own, 1024 on a GPU, where a runner on a "
+        "16-CPU host starts more threads than 256: a root worker's count is per uid, and the "
+        "suite's other sandboxes share 65534)",
         checks=("no_leftover", "fork_refused"),
         static_policy=False,
         env={"KERNELDOJO_SANDBOX_NPROC": "256", "KERNELDOJO_SANDBOX_UID": "64252"},
+        gpu_env={"KERNELDOJO_SANDBOX_NPROC": "1024"},
     ),
     E(
         "resources/fill_disk.py",
@@ -1276,7 +1279,7 @@ def grade_entry(entry: Entry, device: str, ctx: Context | None = None) -> dict[s
     if "honest_after" in entry.checks and device != "cpu":
         before = _honest_medians(entry, device)  # graded before this entry, if not yet
     t0 = time.monotonic()
-    with _environ(entry.env):
+    with _environ({**entry.env, **(entry.gpu_env if device == "cuda" else {})}):
         res = grader.grade(
             problem,
             source,
