@@ -2,9 +2,10 @@
 // that the page embeds (cfg.languages: name, menu_label, editor_mode...), the switch loading
 // the starter; drafts in the browser and, logged in, on the server (drafts.js); what this
 // server does with the chosen language, said beside Run and Submit; a past submission opened
-// (?from=ID) or compared with (diffview.js); error lines marked in the gutter (diagnostics.js);
-// Ctrl/Cmd+Enter to run, Run and Submit. Tab and Shift+Tab indent and dedent (CodeMirror's
-// indentWithTab); Esc then Tab leaves the editor, for keyboard users (the shortcut list says so).
+// (?from=ID) or compared with (diffview.js); "Your submissions" kept current (recent.js); error
+// lines marked in the gutter (diagnostics.js); Ctrl/Cmd+Enter to run, Run and Submit. Tab and
+// Shift+Tab indent and dedent (CodeMirror's indentWithTab); Esc then Tab leaves the editor, for
+// keyboard users (the shortcut list says so).
 import { EditorView, basicSetup } from "codemirror";
 import { keymap } from "@codemirror/view";
 import { indentWithTab } from "@codemirror/commands";
@@ -16,6 +17,7 @@ import { followSubmission, renderCases, stageText } from "./progress.js";
 import { draftStore } from "./drafts.js";
 import { errorLines, gutter, markLines } from "./diagnostics.js";
 import { compareWith, diffSlot, stopComparing } from "./diffview.js";
+import * as recent from "./recent.js";
 
 const page = document.getElementById("problem-page");
 const cfg = JSON.parse(document.getElementById("problem-data").textContent);
@@ -147,17 +149,15 @@ if (opened) {
 
 // Compare with a past submission (its code is fetched when asked for).
 const diffBar = document.getElementById("diff-bar");
-for (const btn of document.querySelectorAll("[data-diff]")) {
-  btn.addEventListener("click", async () => {
-    const r = await fetch(`/api/v1/submissions/${btn.dataset.diff}`);
-    const sub = r.ok ? await r.json() : null;
-    if (!sub || typeof sub.source !== "string") return;
-    compareWith(view, sub.source);
-    diffBar.hidden = false;
-    diffBar.querySelector(".diff-label").textContent =
-      `Comparing with #${sub.id} (${(sub.verdict || sub.status).replaceAll("_", " ")}, ${langs[sub.language]?.label || sub.language}): its lines that differ are shown in red above your changed lines, in green.`;
-  });
-}
+recent.onDiff(async (id) => {
+  const r = await fetch(`/api/v1/submissions/${id}`);
+  const sub = r.ok ? await r.json() : null;
+  if (!sub || typeof sub.source !== "string") return;
+  compareWith(view, sub.source);
+  diffBar.hidden = false;
+  diffBar.querySelector(".diff-label").textContent =
+    `Comparing with #${sub.id} (${(sub.verdict || sub.status).replaceAll("_", " ")}, ${langs[sub.language]?.label || sub.language}): its lines that differ are shown in red above your changed lines, in green.`;
+});
 document.getElementById("diff-stop").addEventListener("click", () => {
   stopComparing(view);
   diffBar.hidden = true;
@@ -203,8 +203,10 @@ async function send(mode) {
     window.location = `/submissions/${body.id}`;
     return;
   }
+  recent.refresh(); // the queued Run joins "Your submissions" at once
   const line = output.querySelector(".stage");
   followSubmission(body.id, (ev) => { line.textContent = stageText(ev); }, async () => {
+    recent.refresh(); // with its verdict
     const r = await fetch(`/api/v1/submissions/${body.id}`);
     const sub = await r.json();
     // The cases a CPU grading skips depend on the language (Numba's simulator and Pallas'
