@@ -15,6 +15,8 @@ from typing import Any
 
 from markupsafe import Markup
 
+from judge.results import PARTS, STAGES
+
 C_RUN, C_BEST, C_SOL, C_GRID, C_TEXT, C_MUTED = (
     "#7c9cff",
     "#c084fc",
@@ -244,8 +246,11 @@ def history_chart(
 
 
 def phases_chart(phases: dict[str, float]) -> Markup | None:
-    """Where the grading's wall time went (sandbox start, compile, tests, benchmark), stacked."""
-    items = [(k, v) for k, v in phases.items() if v and v > 0]
+    """Where the grading's wall time went (sandbox start, compile, tests, benchmark), stacked:
+    the stages only (judge/results.py's STAGES), each part inside one (tests_make, first_launch,
+    ...) named in its stage's tooltip rather than added again, and counts and flags left out:
+    adding every key counted the tests twice (tests and tests_make, ...)."""
+    items = [(k, float(phases[k])) for k in STAGES if phases.get(k, 0) > 0]
     if not items:
         return None
     total = sum(v for _, v in items)
@@ -255,9 +260,11 @@ def phases_chart(phases: dict[str, float]) -> Markup | None:
     for i, (k, v) in enumerate(items):
         bw = (w - 2) * v / total
         color = palette[i % len(palette)]
+        parts = [(p, phases[p]) for p in PARTS.get(k, ()) if phases.get(p, 0) > 0]
+        detail = "".join(f"; {p.replace('_', ' ')} {t:.2f} s" for p, t in parts)
         body.append(
             f'<rect x="{x:.1f}" y="4" width="{max(bw - 2, 1):.1f}" height="22" rx="4" fill="{color}">'
-            f"<title>{escape(k)}: {v:.2f} s</title></rect>"
+            f"<title>{escape(k.replace('_', ' '))}: {v:.2f} s{escape(detail)}</title></rect>"
         )
         if bw > 70:
             body.append(

@@ -56,6 +56,29 @@ class BenchResult:
     clocks: dict[str, Any] = field(default_factory=dict)
 
 
+# GradeResult.phases: the grading's stages, one after another, in order (their seconds add up
+# to nearly all of the grading's wall time), and the parts timed inside some of them (already
+# counted in their stage). Other keys are counts and flags (source_cache_hit, precompile_*, tle_retried,
+# tle_first_cpu_s), not times to add.
+STAGES = (
+    "compile",
+    "sandbox_start",
+    "settle",
+    "calibrate",
+    "load",
+    "precompile",
+    "tests",
+    "benchmark",
+    "source_cache_store",
+    "cleanup",
+)
+PARTS = {
+    "sandbox_start": ("cuda_init",),
+    "tests": ("tests_make", "tests_alloc", "first_launch", "tests_check", "tests_release"),
+    "benchmark": ("clocks", "ceilings_again", "baseline"),
+}
+
+
 @dataclass
 class GradeResult:
     verdict: Verdict
@@ -66,7 +89,8 @@ class GradeResult:
     compile: CompileResult | None = None
     cases: list[CaseResult] = field(default_factory=list)
     benchmark: list[BenchResult] = field(default_factory=list)
-    # Seconds spent in each phase (sandbox start, compile, tests, benchmark, ...).
+    # Seconds spent in each phase (sandbox start, compile, tests, benchmark, ...): the STAGES,
+    # one after another, and their PARTS inside them; a few counts and flags besides.
     phases: dict[str, float] = field(default_factory=dict)
     stdout: str = ""
     # Notes on a verdict that a GPU might not share, e.g. from the CPU interpreter: a kernel it

@@ -120,7 +120,7 @@ def test_the_grading_time_legend_wraps_inside_the_chart() -> None:
         "precompile": 2.0,
         "tests": 9.75,
         "settle": 0.5,
-        "benchmark_calibration": 3.0,
+        "calibrate": 3.0,
         "benchmark": 30.0,
     }
     svg = str(charts.phases_chart(phases))
