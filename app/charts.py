@@ -26,6 +26,7 @@ C_RUN, C_BEST, C_SOL, C_GRID, C_TEXT, C_MUTED = (
     "#8b95a7",
 )
 C_FAIL = "#f87171"
+C_WARN = "#fbbf24"  # not_run: compiled without a GPU to run it, neither passed nor failed
 FONT = 'font-family="Inter, system-ui, sans-serif"'
 
 
@@ -204,6 +205,10 @@ def history_chart(
     lo = hi = 0.0
     fail_y = bottom - 8 if scored else bottom - 14
     ok_y = top + (bottom - top) * 0.3
+    # A not_run (CUDA compiled on a server without a GPU) failed nothing: its own amber row
+    # between the two, not the failures' red one.
+    not_run = any(v == "not_run" for _, v, _ in points)
+    nr_y = (ok_y + fail_y) / 2 if not scored else fail_y - 11  # under the slowest score
     if scored:
         lo, hi = min(scored), max(scored)
         pad = (hi - lo) * 0.12 or hi * 0.1
@@ -217,7 +222,12 @@ def history_chart(
     def y_of(v: str | None, s: float | None) -> float:
         if v == "accepted" and s and scored:
             return top + (bottom - 30 - top) * (s - lo) / (hi - lo)
+        if v == "not_run":
+            return nr_y
         return ok_y if v == "accepted" else fail_y
+
+    def color(v: str | None) -> str:
+        return C_SOL if v == "accepted" else C_WARN if v == "not_run" else C_FAIL
 
     if not scored:
         body.append(
@@ -225,6 +235,11 @@ def history_chart(
             f'<text x="{left - 10}" y="{fail_y + 4:.1f}" fill="{C_FAIL}" font-size="11" text-anchor="end">not accepted</text>'
             f'<line x1="{left}" x2="{w - right}" y1="{ok_y:.1f}" y2="{ok_y:.1f}" stroke="{C_GRID}" stroke-dasharray="3 4"/>'
             f'<line x1="{left}" x2="{w - right}" y1="{fail_y:.1f}" y2="{fail_y:.1f}" stroke="{C_GRID}" stroke-dasharray="3 4"/>'
+        )
+    if not_run:
+        body.append(
+            f'<text x="{left - 10}" y="{nr_y + 4:.1f}" fill="{C_WARN}" font-size="11" text-anchor="end">not run</text>'
+            f'<line x1="{left}" x2="{w - right}" y1="{nr_y:.1f}" y2="{nr_y:.1f}" stroke="{C_GRID}" stroke-dasharray="3 4"/>'
         )
     line = [f"{px(i):.1f},{y_of(v, s):.1f}" for i, (_, v, s) in enumerate(points)]
     if n > 1:
@@ -237,7 +252,7 @@ def history_chart(
         label = _ms(s) if ok and s else (v or "").replace("_", " ")
         body.append(
             f'<a href="/submissions/{sid}"><circle cx="{px(i):.1f}" cy="{y_of(v, s):.1f}" r="{8 if is_cur else 5.5}" '
-            f'fill="{C_SOL if ok else C_FAIL}" stroke="{"#fff" if is_cur else "#0b1020"}" stroke-width="2">'
+            f'fill="{color(v)}" stroke="{"#fff" if is_cur else "#0b1020"}" stroke-width="2">'
             f"<title>#{sid}: {escape(label)}</title></circle></a>"
             f'<text x="{px(i):.1f}" y="{h - 12}" fill="{C_TEXT if is_cur else C_MUTED}" font-size="11" '
             f'text-anchor="middle">#{sid}</text>'
