@@ -20,6 +20,11 @@ Kinds:
   (k > 1): most points are equally near several centroids, identical or not.
 - ``last``: every other point sits on the last centroid, which no other centroid equals: a
   loop or grid that stops one centroid short gets those points wrong.
+- ``offset``: points and centroids within 1/2 per coordinate of one point far from the
+  origin (+-3.5 in every coordinate): distances are small, but the expanded form's terms
+  |c|^2 and 2 x.c are about 12 d and cancel, so its scores differ by 1/64 at a size where
+  float16 steps by 1/2 (exact in float32: the form itself is sound, its precision is not
+  optional).
 - ``far``: centroids in [-1/2, 1/2], points near the corners (+-4 in every coordinate): every
   distance is about 16 d and the nearest few differ by fractions of 1, exact in float32 but
   not in float16 (spacing 1/2 at 1024) or bfloat16 (4 at 1024): outliers, as real data has.
@@ -51,6 +56,10 @@ def generate(
         else:
             home = torch.randint(k, (n,), generator=gen, device=device)
             points = (centroids[home] + _grid((n, d), gen, device, STEPS // 2)).clamp(-RANGE, RANGE)
+    elif kind == "offset":
+        base = (torch.randint(0, 2, (d,), generator=gen, device=device).to(torch.float32) * 2 - 1) * 3.5
+        centroids = base + _grid((k, d), gen, device, STEPS // 2)
+        points = base + _grid((n, d), gen, device, STEPS // 2)
     elif kind == "far":
         centroids = _grid((k, d), gen, device, STEPS // 2)
         signs = torch.randint(0, 2, (n, d), generator=gen, device=device).to(torch.float32) * 2 - 1

@@ -1,5 +1,5 @@
 # expect: wrong_answer
-# expect-message: 5 points, 3 centroids, d = 2, ties
+# expect-message: values differ
 # Bug: `<=` where `<` belongs: a later centroid at the same distance replaces the best, so of
 # equal distances the last index wins. Right whenever no point is equally near two
 # centroids, which random floats make look like always. The fix: replace only when strictly
