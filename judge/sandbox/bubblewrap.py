@@ -300,6 +300,11 @@ def command(argv: Sequence[str], policy: Policy, euid: int | None = None) -> lis
     env = {
         "PATH": "/usr/local/cuda/bin:/usr/local/bin:/usr/bin:/bin",
         "HOME": "/tmp",
+        # A sandbox uid need not be in /etc/passwd (KERNELDOJO_SANDBOX_UID); getpass.getuser()
+        # reads these first, and torch 2.11's first dispatch-mode op calls it (inductor's cache
+        # folder): without them that raised KeyError and no runner started on the H200.
+        "USER": "sandbox",
+        "LOGNAME": "sandbox",
         "PYTHONPATH": PKG_MOUNT,
         "PYTHONDONTWRITEBYTECODE": "1",
         # In the work folder, so the worker can keep its compiled kernels (sourcecache.py).

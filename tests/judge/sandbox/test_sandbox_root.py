@@ -93,6 +93,23 @@ def test_the_sandbox_uid_and_gid_are_configurable(
 
 
 @as_root
+def test_a_uid_in_no_passwd_still_has_a_user_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """torch 2.11 asks ``getpass.getuser()`` at its first dispatch-mode op (the runner's
+    preload): for a sandbox uid in no /etc/passwd that raised KeyError and the runner exited
+    with status 1 on the H200 (the adversarial fork bomb's uid of its own)."""
+    monkeypatch.setenv(bubblewrap.SANDBOX_UID_ENV, "64123")
+    monkeypatch.setenv(bubblewrap.SANDBOX_GID_ENV, "64124")
+    code, out, _ = bubblewrap.run(
+        [sys.executable, "-c", "import getpass; print('user', getpass.getuser())"],
+        bubblewrap.Policy(_workdir(tmp_path)),
+        60,
+    )
+    assert code == 0 and "user sandbox" in out, out
+
+
+@as_root
 def test_a_read_only_bind_below_a_private_folder_is_reachable(tmp_path: Path) -> None:
     """As the Triton cache under /root/.cache: the host's folders above it are closed to the
     sandbox uid, the ones bwrap makes inside the sandbox must not be."""
