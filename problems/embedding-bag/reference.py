@@ -32,7 +32,9 @@ def _bag_weights(bags: int, kind: str, gen: torch.Generator, device: torch.devic
         return (1.0 - u).clamp_min(1e-12) ** (-1.0 / ALPHA)
     w = 1.0 + 0.5 * u
     if kind == "empty_bags":
-        w = torch.where(torch.rand(bags, generator=gen, device=device) < 0.5, w, torch.zeros_like(w))
+        w = torch.where(
+            torch.rand(bags, generator=gen, device=device) < 0.5, w, torch.zeros_like(w)
+        )
         if bags >= 3:
             w[0] = w[-1] = 0.0
             w[bags // 2] = 1.0  # at least one bag can hold the indices
@@ -82,11 +84,15 @@ def generate(
     return {"weight": weight, "indices": idx.to(torch.int32), "offsets": offsets.to(torch.int32)}
 
 
-def _pooled(inputs: dict[str, torch.Tensor], params: dict[str, int], absolute: bool) -> torch.Tensor:
+def _pooled(
+    inputs: dict[str, torch.Tensor], params: dict[str, int], absolute: bool
+) -> torch.Tensor:
     bags, nnz = params["bags"], params["nnz"]
     offsets = inputs["offsets"].to(torch.int64)
     lengths = offsets[1:] - offsets[:-1]
-    bag_of = torch.repeat_interleave(torch.arange(bags, device=offsets.device), lengths, output_size=nnz)
+    bag_of = torch.repeat_interleave(
+        torch.arange(bags, device=offsets.device), lengths, output_size=nnz
+    )
     rows = inputs["weight"][inputs["indices"].long()].to(torch.float64)
     if absolute:
         rows = rows.abs()

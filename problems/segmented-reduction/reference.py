@@ -81,7 +81,9 @@ def generate(
     return {"x": x, "offsets": offsets.to(torch.int32)}
 
 
-def _segment_sums(inputs: dict[str, torch.Tensor], params: dict[str, int], absolute: bool) -> torch.Tensor:
+def _segment_sums(
+    inputs: dict[str, torch.Tensor], params: dict[str, int], absolute: bool
+) -> torch.Tensor:
     n, segments = params["n"], params["segments"]
     offsets = inputs["offsets"].to(torch.int64)
     ids = torch.repeat_interleave(
@@ -106,6 +108,8 @@ def error_scale(
     return {"out": _segment_sums(inputs, params, absolute=True)}
 
 
-def baseline(x: torch.Tensor, offsets: torch.Tensor, out: torch.Tensor, n: int, segments: int) -> None:
+def baseline(
+    x: torch.Tensor, offsets: torch.Tensor, out: torch.Tensor, n: int, segments: int
+) -> None:
     """PyTorch's segment_reduce over the offsets (its CUDA kernel), copied into ``out``."""
     out.copy_(torch.segment_reduce(x, "sum", offsets=offsets, axis=0))
