@@ -38,9 +38,14 @@ STEPS = 8  # coordinates are multiples of 1 / STEPS
 RANGE = 4  # ... in [-RANGE, RANGE]
 
 
-def _grid(shape: tuple[int, ...], gen: torch.Generator, device: torch.device, span: int) -> torch.Tensor:
+def _grid(
+    shape: tuple[int, ...], gen: torch.Generator, device: torch.device, span: int
+) -> torch.Tensor:
     """Multiples of 1/8 in [-span / 8, span / 8], uniform."""
-    return torch.randint(-span, span + 1, shape, generator=gen, device=device).to(torch.float32) / STEPS
+    return (
+        torch.randint(-span, span + 1, shape, generator=gen, device=device).to(torch.float32)
+        / STEPS
+    )
 
 
 def generate(
@@ -57,14 +62,19 @@ def generate(
             home = torch.randint(k, (n,), generator=gen, device=device)
             points = (centroids[home] + _grid((n, d), gen, device, STEPS // 2)).clamp(-RANGE, RANGE)
     elif kind == "offset":
-        base = (torch.randint(0, 2, (d,), generator=gen, device=device).to(torch.float32) * 2 - 1) * 3.5
+        base = (
+            torch.randint(0, 2, (d,), generator=gen, device=device).to(torch.float32) * 2 - 1
+        ) * 3.5
         centroids = base + _grid((k, d), gen, device, STEPS // 2)
         points = base + _grid((n, d), gen, device, STEPS // 2)
     elif kind == "far":
         centroids = _grid((k, d), gen, device, STEPS // 2)
         signs = torch.randint(0, 2, (n, d), generator=gen, device=device).to(torch.float32) * 2 - 1
-        points = signs * (RANGE - torch.randint(0, STEPS // 2 + 1, (n, d), generator=gen, device=device) / STEPS)
+        points = signs * (
+            RANGE - torch.randint(0, STEPS // 2 + 1, (n, d), generator=gen, device=device) / STEPS
+        )
     elif kind in ("ties", "last"):
+
         def ints(shape: tuple[int, ...]) -> torch.Tensor:
             return torch.randint(-1, 2, shape, generator=gen, device=device).to(torch.float32)
 
