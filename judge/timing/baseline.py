@@ -10,6 +10,7 @@ speed-of-light ceilings, so a learner's grading pays for it once per GPU.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import statistics
@@ -74,7 +75,17 @@ def cached(problem: Problem, case: Case) -> float | None:
     """``time_baseline`` once per GPU, torch version, problem and case; None when it fails."""
     import torch
 
-    key = f"{torch.cuda.get_device_name()}|torch {torch.__version__}|v2|baseline|{problem.slug}|{case.name}"
+    key = "|".join(
+        (
+            torch.cuda.get_device_name(),
+            f"torch {torch.__version__}",
+            "v2",
+            "baseline",
+            problem.slug,
+            case.name,
+            _code(problem),  # a changed baseline (reference.py, problem.toml) is timed again
+        )
+    )
     path = measure.cache_file()
     try:
         data = json.loads(path.read_text()) if path.exists() else {}
@@ -94,3 +105,15 @@ def cached(problem: Problem, case: Case) -> float | None:
     except OSError:
         pass
     return value
+
+
+def _code(problem: Problem) -> str:
+    """A digest of what the baseline's time depends on in the folder: reference.py (the baseline
+    itself) and problem.toml (the case's sizes and kinds)."""
+    digest = hashlib.sha256()
+    for name in ("reference.py", "problem.toml"):
+        try:
+            digest.update((problem.path / name).read_bytes())
+        except OSError:
+            digest.update(name.encode())
+    return digest.hexdigest()[:16]
