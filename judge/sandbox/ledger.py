@@ -74,7 +74,10 @@ _build_lock = threading.Lock()
 def library() -> Built:
     """The injection library, built once per source, headers and compiler (cached on disk)."""
     with _build_lock:
-        return _library()
+        try:
+            return _library()
+        except (OSError, subprocess.SubprocessError) as e:  # the host's fault: never a grading's
+            return Built(None, f"could not build it: {type(e).__name__}: {e}")
 
 
 @functools.cache

@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -250,3 +251,17 @@ def test_an_off_ledger_leaves_the_grading_to_the_in_process_rule() -> None:
     ch.arm_ledger(kernel_names.triton_owner(TRITON_SOURCE))
     assert g.result.phases["ledger"] == 0 and ch.owns is None
     ch._audit()
+
+
+def test_a_cache_it_cannot_write_turns_the_ledger_off_not_the_grading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("")  # a cache root below a file: mkdir raises
+    monkeypatch.setenv("KERNELDOJO_CACHE", str(blocked / "cache"))
+    ledger._library.cache_clear()
+    try:
+        built = ledger.library()
+    finally:
+        ledger._library.cache_clear()
+    assert built.path is None and "could not build it" in built.why
