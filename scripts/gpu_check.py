@@ -19,6 +19,8 @@ as the Dockerfile does, or linking fails with "cannot find -lcudart_static").
     python3 scripts/gpu_check.py --phase adversarial
     python3 scripts/gpu_check.py --phase fidelity  # benchmarks/fidelity.py: 3 softmax samples graded 10 times
     python3 scripts/gpu_check.py --phase latency   # benchmarks/latency.py: submit-to-verdict on a warm pool
+    python3 scripts/gpu_check.py --phase profile   # benchmarks/profile_latency.py: profile and
+                                                   # sanitize latency, ncu's DRAM GB/s, hints
     python3 scripts/gpu_check.py --phase class     # class mode's speed grading (scripts/gpu_class.py;
                                                    # not in the default run: needs the web packages)
 
@@ -349,6 +351,8 @@ def phase_script(
     if name == "fidelity":
         flips = data.get("summary", {}).get("rounds_with_a_different_ranking")
         return [dict(r, ranking_flips=flips) for r in data.get("rows", [])], 0
+    if name == "profile":  # one row per target of issue #22, the figures behind it in the JSON
+        return [{"target": k, "met": v} for k, v in data.get("targets", {}).items()], 0
     summary = data.get("summary") or {}
     med = summary.get("phase_median_s", {})
     return [
@@ -373,7 +377,16 @@ def main() -> None:
     ap.add_argument(
         "--phase",
         action="append",
-        choices=["samples", "bench", "sandbox", "adversarial", "fidelity", "latency", "class"],
+        choices=[
+            "samples",
+            "bench",
+            "sandbox",
+            "adversarial",
+            "fidelity",
+            "latency",
+            "profile",
+            "class",
+        ],
     )
     ap.add_argument("--fidelity-rounds", type=int, default=10)
     ap.add_argument("--latency-count", type=int, default=50)
@@ -410,7 +423,15 @@ def main() -> None:
         handler.setLevel(logging.DEBUG)
         logging.getLogger("judge.grader").addHandler(handler)
         logging.getLogger("judge.grader").setLevel(logging.DEBUG)
-    phases = ns.phase or ["samples", "bench", "sandbox", "adversarial", "fidelity", "latency"]
+    phases = ns.phase or [
+        "samples",
+        "bench",
+        "sandbox",
+        "adversarial",
+        "fidelity",
+        "latency",
+        "profile",
+    ]
     import torch
 
     if phases == ["class"] and not torch.cuda.is_available():
@@ -487,6 +508,7 @@ def main() -> None:
             "ranking_flips",
         ],
         "class": COLUMNS,
+        "profile": ["target", "met"],
         "latency": [
             "problem",
             "count",
@@ -520,6 +542,8 @@ def main() -> None:
             args = ["--problem", slug, "--count", str(ns.latency_count)]
             args += ["--gap", str(ns.latency_gap)]
             rows, bad = phase_script("latency", "latency.py", args, ns.script_timeout)
+        elif ph == "profile":
+            rows, bad = phase_script("profile", "profile_latency.py", [], ns.script_timeout)
         elif ph == "class":
             rows, bad = phase_class(ns.out, [p.slug for p in probs] if ns.problem else PROBLEMS)
         else:
