@@ -9,6 +9,7 @@ from app import models  # noqa: F401  (registers the tables)
 from app.classes import models as class_models  # noqa: F401  (class mode's tables)
 from app.core.config import get_settings
 from app.core.db import make_engine
+from app.social import models as social_models  # noqa: F401  (issue 40: solutions, discussions)
 
 config = context.config
 url = config.attributes.get("database_url") or get_settings().database_url
