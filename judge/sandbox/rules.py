@@ -3,7 +3,10 @@
 Inside ``solve`` only allocation and views are allowed through torch (``torch.empty``,
 ``zeros``, ``reshape``...); any other ATen operator (``add``, ``mm``, ``softmax``, ``copy_``...)
 is refused with ``rejected``. Triton's own machinery (autotuning, the interpreter's host
-copies) is let through. This runs in the submission's process, so a determined submission
+copies) is let through, and so are operators on fake tensors only (``FakeTensor``: shapes and
+dtypes, no data), which a tile DSL's compiler traces a kernel with (Helion's type propagation
+runs the kernel's ``torch.exp(row)`` on them): they compute nothing, and the kernel they compile
+to is the learner's. This runs in the submission's process, so a determined submission
 could remove it: on a GPU the referee's kernel ledger (ledger.py) checks the same rule from
 outside the process; on the CPU device this rule and the static policy stand alone. CUDA
 submissions are checked at link level instead (compilers.py).
@@ -85,6 +88,16 @@ class LibraryComputeError(RuntimeError):
     pass
 
 
+def _only_fake(args: Any, kwargs: Any) -> bool:
+    """Whether every tensor among the arguments is a fake one (and there is at least one)."""
+    from torch import Tensor
+    from torch._subclasses.fake_tensor import FakeTensor
+    from torch.utils._pytree import tree_leaves
+
+    tensors = [x for x in tree_leaves((args, kwargs)) if isinstance(x, Tensor)]
+    return bool(tensors) and all(isinstance(x, FakeTensor) for x in tensors)
+
+
 def _called_from_triton() -> bool:
     f: Any = sys._getframe(2)
     tdir = _triton_dir()
@@ -104,7 +117,7 @@ def no_library_compute() -> Iterator[None]:
             self, func: Any, types: Any, args: Any = (), kwargs: Any = None
         ) -> Any:
             name = func.overloadpacket.__name__
-            if name in ALLOWED_OPS or _called_from_triton():
+            if name in ALLOWED_OPS or _only_fake(args, kwargs) or _called_from_triton():
                 return func(*args, **(kwargs or {}))
             raise LibraryComputeError(
                 f"solve called torch's {name!r}: this problem must be computed by your own kernels "
