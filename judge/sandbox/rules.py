@@ -69,6 +69,9 @@ ALLOWED_OPS = frozenset(
         "diagonal",
         "expand_as",
         "movedim",
+        # dtype arithmetic: no tensor at all (Helion's lowering of torch.addmm asks it)
+        "promote_types",
+        "result_type",
     }
 )
 

@@ -30,3 +30,9 @@ def test_a_real_tensor_beside_a_fake_one_is_refused() -> None:
     fake = FakeTensorMode().from_tensor(torch.ones(4))
     with rules.no_library_compute(), pytest.raises(rules.LibraryComputeError, match="'add'"):
         torch.ops.aten.add.Tensor(real, fake)
+
+
+def test_dtype_arithmetic_passes_the_rule() -> None:
+    """Helion's lowering of ``torch.addmm`` on tiles asks ``promote_types`` (no tensor at all)."""
+    with rules.no_library_compute():
+        assert torch.promote_types(torch.float16, torch.float32) == torch.float32
