@@ -22,6 +22,7 @@ from app import retries
 from app.core.inputs import clean_text
 from app.models import Mode, Status, Submission, SubmissionCreate, User, utcnow
 from app.queue import Enqueue
+from app.social import notifications
 from judge import languages
 from judge.problem.schema import Problem
 
@@ -241,6 +242,8 @@ def record(engine: Engine, sub_id: int, attempt: int, result: dict[str, Any]) ->
                 progress_json=json.dumps({"stage": "done", "verdict": result.get("verdict")}),
             )
         )
+    if res.rowcount == 1 and result.get("score_ms") is not None:
+        notifications.after_record(engine, sub_id)  # a record beaten tells its holder
     return res.rowcount == 1
 
 

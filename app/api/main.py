@@ -6,11 +6,14 @@ from app.api.routes import (
     admin,
     auth,
     classes,
+    discussions,
     drafts,
     languages,
     leaderboard,
+    notifications,
     playground,
     problems,
+    solutions,
     submissions,
     tokens,
 )
@@ -27,5 +30,8 @@ for r in (
     admin,
     classes,
     playground,
+    solutions,
+    discussions,
+    notifications,
 ):
     api_router.include_router(r.router)

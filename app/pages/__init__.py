@@ -11,10 +11,12 @@ from app.pages import (
     boards,
     class_work,
     classes,
+    discussions,
     front,
     learn,
     playground,
     problems,
+    solutions,
     submissions,
 )
 
@@ -33,5 +35,7 @@ for r in (
     apidocs,
     classes,
     class_work,
+    solutions,
+    discussions,
 ):
     router.include_router(r.router)

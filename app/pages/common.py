@@ -20,6 +20,7 @@ from app.deps import SessionDep
 from app.models import User
 from app.profile_view import short_name
 from app.sessions import csrf_token
+from app.social import notifications
 from judge import languages
 from judge.problem.schema import Problem
 from judge.verdicts import Verdict
@@ -132,6 +133,9 @@ def render(
     notes = request.session.pop(FLASH, None) or {}  # shown once, on the next page rendered
     for key in ("message", "error"):
         ctx.setdefault(key, str(notes.get(key) or ""))
+    if user is not None and user.id is not None and "unread_notifications" not in ctx:
+        with Session(request.app.state.engine) as s:  # the bell's count (app/social)
+            ctx["unread_notifications"] = notifications.unread_count(s, user.id)
     ctx.update(
         request=request,
         user=user,

@@ -12,6 +12,7 @@ from app import curriculum, stats, unavailable, visibility, workbench
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import Submission
 from app.pages.common import PageUser, render
+from app.social import solutions
 from judge import languages
 
 router = APIRouter(include_in_schema=False)
@@ -105,6 +106,8 @@ def problem_page(
     kernel_solved = bool(
         user and user.id and visibility.has_solved(session, user.id, slug, visibility.KERNEL)
     )
+    # Giving up opens it too, recorded (app/social/solutions.py: give_up).
+    gave_up = bool(user and user.id and solutions.gave_up(session, user.id, slug))
     mine = workbench.recent(session, user, slug)
     a, n = stats.acceptance(session).get(slug, (0, 0))
     data = {
@@ -123,7 +126,8 @@ def problem_page(
         p=p,
         languages=languages.all(),
         statement=registry.catalog.statements.get(slug, ""),
-        editorial=registry.catalog.editorials.get(slug) if kernel_solved else None,
+        editorial=registry.catalog.editorials.get(slug) if kernel_solved or gave_up else None,
+        gave_up=gave_up,
         # Statements cite "the editorial": say near the top that there is one, and when it opens.
         has_editorial=slug in registry.catalog.editorials,
         kernel_languages=", ".join(x.label for x in languages.all() if x.track == "kernel"),

@@ -64,6 +64,11 @@ def page_of(thread: str) -> str:
     return f"/problems/{key}/discussion" if kind == "problem" else f"/solutions/{key}"
 
 
+def label_of(thread: str) -> str:
+    kind, _, key = thread.partition(":")
+    return f"the discussion of {key}" if kind == "problem" else f"published solution {key}"
+
+
 def check_readable(session: Session, viewer: User | None, thread: str) -> None:
     """A problem's thread is open to everyone; a solution's to the solution's readers."""
     kind, _, key = thread.partition(":")
@@ -187,7 +192,8 @@ def post(
             session,
             parent.user_id,
             notifications.REPLY,
-            f"{user.username} replied to your comment: {body[:120]}",
+            # Not quoting the reply: a moderator may hide it later, its author delete it.
+            f"{user.username} replied to your comment on {label_of(thread)}",
             f"{page_of(thread)}#c{c.id}",
         )
     session.commit()
