@@ -21,6 +21,7 @@ from typing import Annotated, Any
 import typer
 
 from app.classes.cli import class_app
+from app.social import cli as solutions_cli
 from judge import languages
 from judge.device import gpu_kind
 
@@ -359,6 +360,7 @@ def register(cli: typer.Typer) -> None:
     cli.command()(submit)
     cli.add_typer(admin_app, name="admin")
     cli.add_typer(class_app, name="class")
+    cli.add_typer(solutions_cli.build(default_server), name="solutions")
 
 
 def main() -> None:
