@@ -52,7 +52,7 @@ ATTRIBUTE_VALUES = {
 }
 CLASSES = {
     "span": {"math", "inline"},
-    "div": {"math", "block"},
+    "div": {"math", "block", "inline"},  # "$$...$$" inside a paragraph: a div.math.inline
     "pre": {"code"},
     "details": {"spoiler"},
 }

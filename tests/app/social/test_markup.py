@@ -86,6 +86,8 @@ def test_markdown_keeps_what_learners_need() -> None:
     assert "<h2>Idea</h2>" in html
     assert '<span class="math inline">m_i = \\max_j x_{ij}</span>' in html
     assert '<div class="math block">' in html
+    # "$$...$$" inside a paragraph keeps the classes static/src/math.js looks for.
+    assert '<div class="math inline">t \\ge 1</div>' in render("the floor is\n$$t \\ge 1$$")
     assert '<pre class="code" data-lang="triton" data-mode="python"><code>if x &lt; y' in html
     assert "<table>" in html and "<s>old</s>" in html
     assert '<a href="https://triton-lang.org" rel="nofollow noopener noreferrer ugc">' in html
