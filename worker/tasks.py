@@ -7,6 +7,7 @@ importing this module (and the Celery app) stays cheap and torch-free in the web
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import threading
@@ -44,7 +45,35 @@ def engine() -> Engine:
 @celery.task(name=TASK_NAME, bind=True, acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]
 def grade_submission(self: Task, sub_id: int) -> None:
     # The grading process's pid names the claim, so that a sibling can tell it died.
-    run(sub_id, worker=f"{self.request.hostname or 'worker'}/{os.getpid()}")
+    run(sub_id, worker=claimant(self.request.hostname or "worker"))
+
+
+def claimant(hostname: str) -> str:
+    """``<worker's name>/<pid>.<where>``: the grading process, and the machine and pid namespace
+    its pid belongs to (``here``), so that a claim is never judged by a pid of another machine."""
+    return f"{hostname}/{os.getpid()}.{here()}"
+
+
+@lru_cache
+def here() -> str:
+    """This boot of this machine and this pid namespace, in ten hex digits.
+
+    Two worker hosts given the same name (a copied compose file, a cloned VM: the name is meant
+    to be unique, docs/deploy-multihost.md) would otherwise take each other's live claims for dead
+    whenever a pid of one was free on the other. The kernel's boot id differs between machines
+    and boots; a container's pid namespace differs between containers of one machine. Where
+    neither can be read (no /proc) the tag is the same everywhere, and the names alone decide,
+    as before."""
+    parts = []
+    try:
+        parts.append(Path("/proc/sys/kernel/random/boot_id").read_text().strip())
+    except OSError:
+        parts.append("-")
+    try:
+        parts.append(str(os.stat("/proc/self/ns/pid").st_ino))
+    except OSError:
+        parts.append("-")
+    return hashlib.sha256("/".join(parts).encode()).hexdigest()[:10]
 
 
 def run(sub_id: int, worker: str) -> bool:
@@ -117,16 +146,19 @@ def _dead_claimer(eng: Engine, sub_id: int, me: str) -> str | None:
     When a grading process is killed (out of memory, a crash), Celery's parent process
     re-delivers its task at once (``reject_on_worker_lost``) to a new grading process, which
     used to find the row ``running`` with a fresh heartbeat and skip it: the learner waited
-    STUCK_AFTER_S for the sweeper. A claim named ``<this worker>/<pid>`` whose pid is no longer
-    a live process (gone, or a zombie not yet reaped) can be taken over at once.
+    STUCK_AFTER_S for the sweeper. A claim named ``<this worker>/<pid>.<here>`` whose pid is no
+    longer a live process (gone, or a zombie not yet reaped) can be taken over at once. A claim
+    made on another machine or in another pid namespace (another ``here``), or in the form
+    without one (before it existed), is left to the sweeper: its pid says nothing here.
     """
     with Session(eng) as s:
         sub = s.get(Submission, sub_id)
         holder = sub.worker if sub is not None and sub.status == "running" else None
     if not holder or holder == me:
         return None
-    host, _, pid = holder.rpartition("/")
-    if host != me.rpartition("/")[0] or not pid.isdigit():
+    host, _, proc = holder.rpartition("/")
+    pid, _, where = proc.partition(".")
+    if host != me.rpartition("/")[0] or where != here() or not pid.isdigit():
         return None
     return holder if not _alive(int(pid)) else None
 
