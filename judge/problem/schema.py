@@ -37,6 +37,9 @@ TRACKS = {
     "llm-kernels": "LLM kernels",
 }
 ROLES = ("input", "output", "inout", "int")
+# The most ranks a problem may span (``gpus``): every rank is a runner process of its own, so the
+# bound is the largest host a grading could be given (8 GPUs) with room for a CPU test of more.
+MAX_GPUS = 64
 _SLUG = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 
 
@@ -147,6 +150,9 @@ class Problem:
     samples: tuple[SampleSolution, ...] = field(default=())
     track: str | None = None  # a key of TRACKS; None: listed after the tracks
     prerequisites: tuple[str, ...] = ()  # slugs a learner should solve first
+    # Ranks the problem spans: one sandboxed runner per rank, each on its own GPU (on the CPU,
+    # one runner process per rank); docs/multi-gpu.md.
+    gpus: int = 1
 
     @property
     def inputs(self) -> list[Arg]:
@@ -305,6 +311,12 @@ def parse_problem(
     if len(set(prerequisites)) != len(prerequisites):
         raise ProblemError(toml_path, "prerequisites", "slugs must be unique")
 
+    gpus = top.get("gpus", int, 1, what="an integer, the number of GPUs (ranks) it spans")
+    if not 1 <= gpus <= MAX_GPUS:
+        raise ProblemError(
+            toml_path, "gpus", f"expected an integer from 1 to {MAX_GPUS} (ranks), got {gpus}"
+        )
+
     sig = _Table(toml_path, "signature", top.get("signature", dict))
     args = _load_args(toml_path, sig.get("args", list, what="a list of {name, role, dtype, shape}"))
     sig.finish()
@@ -373,6 +385,7 @@ def parse_problem(
         samples=tuple(_load_samples(path, infer_language)),
         track=track,
         prerequisites=tuple(prerequisites),
+        gpus=gpus,
     )
 
 
