@@ -96,6 +96,18 @@ def _may_read(level: str | None, language: str) -> bool:
     return level == FRAMEWORK and visibility.track_of(language) != visibility.KERNEL
 
 
+def _shown(sol: PublishedSolution, sub: Submission) -> bool:
+    """Shown to readers: published, not hidden, and its submission still an acceptance of
+    record (an admin may hide a rule-breaking submission, a rejudge may change its verdict)."""
+    return (
+        sol.published
+        and not sol.hidden
+        and not sub.hidden
+        and sub.verdict == "accepted"
+        and sub.status == Status.DONE
+    )
+
+
 def _view(
     session: Session, sol: PublishedSolution, sub: Submission, name: str, viewer: User | None
 ) -> SolutionView:
@@ -130,7 +142,7 @@ def listing(
     out = [
         _view(session, sol, sub, name, viewer)
         for sol, sub, name in rows
-        if _may_read(level, sub.language) and (admin or not sol.hidden)
+        if _may_read(level, sub.language) and (admin or _shown(sol, sub))
     ]
     if sort == "speed":
         out.sort(key=lambda v: (v.score_ms is None, v.score_ms or 0.0, -v.votes, v.id))
@@ -154,7 +166,7 @@ def get(session: Session, viewer: User | None, sol_id: int) -> SolutionView:
     author = viewer is not None and viewer.id == sol.user_id
     admin = bool(viewer and viewer.is_admin)
     if not author and not admin:
-        if not sol.published or sol.hidden:
+        if not _shown(sol, sub):
             raise missing
         if not _may_read(access(session, viewer, sol.problem), sub.language):
             raise SolutionError(refusal(sol.problem), 403)

@@ -194,3 +194,24 @@ def test_the_problem_page_links_and_giving_up_opens_the_editorial(
         frank.post("/api/v1/problems/toy-add/give-up")
         page = frank.get("/problems/toy-add").text
         assert "EDITORIAL_TEXT" in page and "open since you gave up on it" in page
+
+
+def test_a_hidden_or_rejudged_submission_takes_its_solution_away(
+    client: TestClient, engine: Engine
+) -> None:
+    alice, bob = learner(client, "alice"), learner(client, "bob")
+    sub = accepted(engine, "alice")
+    sid = _publish(alice, sub)
+    accepted(engine, "bob")
+    for change in ({"hidden": True}, {"verdict": "wrong_answer"}):
+        with Session(engine) as s:
+            row = s.get(Submission, sub)
+            assert row is not None
+            row.hidden, row.verdict = False, "accepted"
+            for k, v in change.items():
+                setattr(row, k, v)
+            s.add(row)
+            s.commit()
+        assert bob.get(f"/api/v1/solutions/{sid}").status_code == 404
+        assert bob.get("/api/v1/problems/toy-add/solutions").json() == []
+        assert alice.get(f"/api/v1/solutions/{sid}").status_code == 200  # its author still
