@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from judge.languages import cuda, numba, pallas, policy, pytorch, triton
+from judge.languages import cuda, mojo, numba, pallas, policy, pytorch, triton
 from judge.languages.base import Language, Track
 
 __all__ = [
@@ -34,6 +34,7 @@ _ALL: tuple[Language, ...] = (
     pytorch.LANGUAGE,
     numba.LANGUAGE,
     pallas.LANGUAGE,
+    mojo.LANGUAGE,
 )
 _BY_NAME = {lang.name: lang for lang in _ALL}
 _BY_SUFFIX: dict[str, Language] = {}

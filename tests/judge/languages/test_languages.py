@@ -17,12 +17,12 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_registry_lists_the_languages_in_menu_order() -> None:
-    assert languages.names() == ("triton", "cuda", "pytorch", "numba", "pallas")
+    assert languages.names() == ("triton", "cuda", "pytorch", "numba", "pallas", "mojo")
     assert languages.default().name == "triton"
     assert languages.by_suffix(".py") is languages.get("triton")  # the suffix's first
     assert languages.by_suffix(".cu") is languages.get("cuda")
     assert languages.by_suffix(".txt") is None and languages.get("fortran") is None
-    with pytest.raises(ValueError, match="use one of triton, cuda, pytorch, numba, pallas"):
+    with pytest.raises(ValueError, match="use one of triton, cuda, pytorch, numba, pallas, mojo"):
         languages.require("fortran")
 
 
