@@ -100,6 +100,19 @@ def _make_admin(server: LiveServer, username: str) -> None:
     engine.dispose()
 
 
+def _fits_a_phone(page: Any, url: str) -> None:
+    """At 390 px wide nothing runs off the screen (wide code scrolls inside its block)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(url)
+    wide = page.evaluate(
+        """[...document.querySelectorAll('main *')]
+        .filter(e => e.getBoundingClientRect().right > 391 && !e.closest('pre'))
+        .map(e => e.tagName + '.' + e.className)"""
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390, wide
+    page.set_viewport_size({"width": 1440, "height": 900})
+
+
 @contextmanager
 def _learner(browser: Any, server: LiveServer) -> Iterator[tuple[Any, str]]:
     ctx = browser.new_context(viewport={"width": 1440, "height": 900}, device_scale_factor=1)
@@ -160,6 +173,8 @@ def test_publish_read_by_a_solver_refused_to_another(
         reader.goto(sol_url)  # from the top, the comment not singled out by its anchor
         reader.wait_for_function("document.querySelectorAll('#writeup .katex').length >= 4")
         reader.screenshot(path=str(shots / "solution.png"), full_page=True)
+
+        _fits_a_phone(reader, sol_url)
 
         # Not solved: refused, with the way out offered.
         resp = outsider.goto(sol_url)
@@ -227,6 +242,9 @@ def test_a_hostile_comment_is_inert_and_moderated(
         ada.goto(thread)
         ada.wait_for_selector(".comment .katex")
         ada.screenshot(path=str(shots / "discussion.png"), full_page=True)
+
+        # On a phone nothing runs off the screen, replies and folded code included.
+        _fits_a_phone(ada, thread)
 
         # The admin hides it and locks the thread.
         root.goto(thread)
