@@ -999,6 +999,59 @@ CATALOG += [
     ),
 ]
 
+# Mojo (kernel track; compiled only on the CPU: not_run there). Timer patching is impossible
+# from Mojo: solve never runs in the judge's Python, and the link-level check refuses any
+# library call that could reach its memory (judge/build/mojo_build.py).
+CATALOG += [
+    E(
+        "replay/global_cache_mojo.mojo",
+        "vector-add",
+        "not_run",
+        "wrong_answer",
+        "Mojo: the last c pointer kept in a runtime global (std.ffi._get_global); the kernel "
+        "skipped when it repeats",
+        static_policy=False,
+        lang="mojo",
+    ),
+    E(
+        "deferred/side_stream_mojo.mojo",
+        "vector-add",
+        "not_run",
+        "accepted_timed",
+        "Mojo: the kernel on a non-blocking, high-priority stream of its own, never waited for",
+        lang="mojo",
+    ),
+    E(
+        "careless/oob_after_mojo.mojo",
+        "vector-add",
+        "not_run",
+        "wrong_answer",
+        "Mojo: no bounds check: the last block writes past the end of c",
+        message="c: wrote past the end, at c[n",
+        lang="mojo",
+    ),
+    E(
+        "escape/external_call_mojo.mojo",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "Mojo: external_call of system(): refused by the static check",
+        message="import of std.ffi",
+        lang="mojo",
+    ),
+    E(
+        "escape/read_file_mojo.mojo",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "Mojo: open() of a host file, graded past the static check: libc's open refused at link "
+        "level",
+        message="the library calls",
+        static_policy=False,
+        lang="mojo",
+    ),
+]
+
 DEFAULT_CPU_CASES = {"vector-add": VA_FEW}
 
 

@@ -168,7 +168,7 @@ def test_catalog_lists_every_submission_once() -> None:
     files = sorted(
         str(p.relative_to(catalog.SUBMISSIONS))
         for p in catalog.SUBMISSIONS.rglob("*")
-        if p.suffix in (".py", ".cu")
+        if p.suffix in (".py", ".cu", ".mojo")
     )
     listed = [(e.path, e.problem) for e in catalog.CATALOG]
     assert sorted({path for path, _ in listed}) == files
@@ -189,14 +189,18 @@ def test_the_static_policy_refuses_what_is_graded_past_it() -> None:
     checked as the referee checks it: with the problem's library rule where its track has one
     (not PyTorch's, whose track is the framework one)."""
     from judge import languages
-    from judge.languages import pallas_rules, policy
+    from judge.languages import mojo_rules, pallas_rules, policy
     from judge.problem import loader
 
     for e in catalog.CATALOG:
         if e.language == "cuda":
             continue
         rule = languages.require(e.language).library_rule(loader.resolve(e.problem))
-        refused: object = policy.check_python(e.source(), forbid_library_compute=rule)
+        refused: object = (
+            mojo_rules.check(e.source())  # Mojo has its own check, not Python's
+            if e.language == "mojo"
+            else policy.check_python(e.source(), forbid_library_compute=rule)
+        )
         if refused is None and e.language == "pallas":  # Pallas' own rule, after the shared one
             refused = pallas_rules.check_source(e.source())
         if not e.static_policy:
