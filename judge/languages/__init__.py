@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from judge.languages import cuda, mojo, numba, pallas, policy, pytorch, triton
+from judge.languages import cuda, helion, mojo, numba, pallas, policy, pytorch, triton
 from judge.languages.base import Language, Track
 
 __all__ = [
@@ -34,6 +34,7 @@ _ALL: tuple[Language, ...] = (
     pytorch.LANGUAGE,
     numba.LANGUAGE,
     pallas.LANGUAGE,
+    helion.LANGUAGE,
     mojo.LANGUAGE,
 )
 _BY_NAME = {lang.name: lang for lang in _ALL}
@@ -51,7 +52,7 @@ _HEADER = re.compile(r"^\s*(?:#|//)\s*language\s*:\s*([\w-]+)", re.IGNORECASE | 
 _IMPORT = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.MULTILINE)
 # Which import tells a Python source's language, most specific first (a Triton or Numba file
 # imports torch too).
-_PY_ORDER = ("pallas", "numba", "triton", "pytorch")
+_PY_ORDER = ("pallas", "numba", "helion", "triton", "pytorch")
 
 
 def all() -> tuple[Language, ...]:
@@ -88,7 +89,7 @@ def default() -> Language:
 def infer(filename: str, source: str | None = None) -> Language | None:
     """The language of a source file: a ``# language: NAME`` (or ``// language: NAME``) line
     among its first ten, else a file name starting ``NAME_`` (``numba_fast.py``), else what a
-    Python file imports (jax, then numba, then triton, then torch alone), else its suffix's first
+    Python file imports (jax, then numba, then helion, then triton, then torch alone), else its suffix's first
     language. None for a suffix no language has."""
     suffix = "." + filename.rsplit(".", 1)[-1] if "." in filename else ""
     candidates = [lang for lang in _ALL if lang.suffix == suffix]

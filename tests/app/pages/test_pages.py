@@ -123,8 +123,18 @@ def test_the_editor_reads_the_languages_the_page_embeds(
         ("pytorch", "PyTorch (framework track)", "python"),
         ("numba", "Numba CUDA (Python)", "python"),
         ("pallas", "JAX Pallas (Python)", "python"),
+        ("helion", "Helion (Python)", "python"),
+        ("mojo", "Mojo", "python"),
     ]
-    assert set(data["starters"]) == {"triton", "cuda", "pytorch", "numba", "pallas"}
+    assert set(data["starters"]) == {
+        "triton",
+        "cuda",
+        "pytorch",
+        "numba",
+        "pallas",
+        "helion",
+        "mojo",
+    }
     fake_language.register(monkeypatch)  # one more language in the registry: the page follows
     html = client.get("/problems/toy-add").text
     data = _page_data(html)
@@ -134,6 +144,8 @@ def test_the_editor_reads_the_languages_the_page_embeds(
         "pytorch",
         "numba",
         "pallas",
+        "helion",
+        "mojo",
         "fakelang",
     ]
     assert data["starters"]["fakelang"] == "# fake starter\n"

@@ -17,12 +17,22 @@ ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_registry_lists_the_languages_in_menu_order() -> None:
-    assert languages.names() == ("triton", "cuda", "pytorch", "numba", "pallas", "mojo")
+    assert languages.names() == (
+        "triton",
+        "cuda",
+        "pytorch",
+        "numba",
+        "pallas",
+        "helion",
+        "mojo",
+    )
     assert languages.default().name == "triton"
     assert languages.by_suffix(".py") is languages.get("triton")  # the suffix's first
     assert languages.by_suffix(".cu") is languages.get("cuda")
     assert languages.by_suffix(".txt") is None and languages.get("fortran") is None
-    with pytest.raises(ValueError, match="use one of triton, cuda, pytorch, numba, pallas, mojo"):
+    with pytest.raises(
+        ValueError, match="use one of triton, cuda, pytorch, numba, pallas, helion, mojo"
+    ):
         languages.require("fortran")
 
 
@@ -36,6 +46,8 @@ def test_registry_lists_the_languages_in_menu_order() -> None:
         ("a.py", "import jax\nfrom jax.experimental import pallas as pl\n", "pallas"),
         ("a.py", "from jax.experimental import pallas as pl\nimport torch\n", "pallas"),
         ("wrong_answer_tail_pallas.py", "import jax\n", "pallas"),
+        ("a.py", "import helion\nimport helion.language as hl\nimport torch\n", "helion"),
+        ("wrong_answer_half_helion.py", "import helion\nimport torch\n", "helion"),
         ("pytorch_simple.py", "import triton\n", "pytorch"),  # the file name wins over imports
         ("a.py", "# language: pytorch\nimport triton\n", "pytorch"),  # a header wins over all
         ("a.py", "# language: cuda\nimport torch\n", "pytorch"),  # not a .py language: ignored
@@ -64,6 +76,15 @@ def test_what_each_language_declares() -> None:
     assert public["pytorch"]["track"] == "framework" and public["pytorch"]["suffix"] == ".py"
     assert public["numba"]["track"] == "kernel" and public["numba"]["runs_on_cpu"] is True
     assert public["pallas"]["track"] == "kernel" and public["pallas"]["runs_on_cpu"] is True
+    assert public["helion"] == {
+        "name": "helion",
+        "label": "Helion",
+        "menu_label": "Helion (Python)",
+        "suffix": ".py",
+        "editor_mode": "python",
+        "track": "kernel",
+        "runs_on_cpu": True,
+    }
 
 
 def test_each_languages_runner_variables() -> None:

@@ -47,12 +47,13 @@ def test_core_problems_load_with_contract_signatures() -> None:
         assert languages.require("cuda").signature(p) == cu
         verdicts = {s.expected for s in p.samples}
         assert Verdict.ACCEPTED in verdicts and Verdict.WRONG_ANSWER in verdicts
-        # Every language has an accepted and a rejected sample of every core problem (#19).
+        # Each of these languages has an accepted and a rejected sample of every core problem
+        # (#19, #38); Mojo (#38) has none for flash-attention yet.
         for verdict_set in (
             {s.language for s in p.samples if s.expected == Verdict.ACCEPTED},
             {s.language for s in p.samples if s.expected != Verdict.ACCEPTED},
         ):
-            assert verdict_set == {"triton", "cuda", "pytorch", "numba", "pallas"}, (
+            assert {"triton", "cuda", "pytorch", "numba", "pallas", "helion"} <= verdict_set, (
                 slug,
                 verdict_set,
             )

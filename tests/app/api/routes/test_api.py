@@ -332,7 +332,15 @@ def test_languages_come_from_the_registry(
     client: TestClient, queue: Queue, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     body = client.get("/api/v1/languages").json()
-    assert [lang["name"] for lang in body] == ["triton", "cuda", "pytorch", "numba", "pallas"]
+    assert [lang["name"] for lang in body] == [
+        "triton",
+        "cuda",
+        "pytorch",
+        "numba",
+        "pallas",
+        "helion",
+        "mojo",
+    ]
     assert body[4] == {
         "name": "pallas",
         "label": "Pallas",
@@ -366,6 +374,8 @@ def test_languages_come_from_the_registry(
         "pytorch",
         "numba",
         "pallas",
+        "helion",
+        "mojo",
         "fakelang",
     ]
     detail = client.get("/api/v1/problems/toy-add").json()
@@ -378,4 +388,7 @@ def test_languages_come_from_the_registry(
     r = _submit(client, csrf, language="fakelang")
     assert r.status_code == 201, r.text  # type: ignore[attr-defined]
     r = _submit(client, csrf, language="cobol")
-    assert "use one of triton, cuda, pytorch, numba, pallas, fakelang" in r.json()["detail"]  # type: ignore[attr-defined]
+    assert (
+        "use one of triton, cuda, pytorch, numba, pallas, helion, mojo, fakelang"
+        in r.json()["detail"]
+    )  # type: ignore[attr-defined]

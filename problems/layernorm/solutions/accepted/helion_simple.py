@@ -1,0 +1,33 @@
+"""LayerNorm in Helion: for a tile of rows, three passes over the columns: the sum for the
+mean, the sum of squared deviations for the variance (eps = 1e-5 inside the square root), then
+(x - mean) * rstd * gamma + beta. Statistics in float32, one rounding to bf16 at the store."""
+
+import helion
+import helion.language as hl
+import torch
+
+
+@helion.kernel(config=helion.Config(block_sizes=[2, 1024, 1024, 1024]), static_shapes=False)
+def layernorm_kernel(
+    x: torch.Tensor, gamma: torch.Tensor, beta: torch.Tensor, y: torch.Tensor
+) -> None:
+    m, n = x.size()
+    for tile_m in hl.tile(m):
+        total = hl.zeros([tile_m], dtype=torch.float32)
+        for tile_n in hl.tile(n):
+            total = total + torch.sum(x[tile_m, tile_n].to(torch.float32), dim=1)
+        mean = total / n
+        squares = hl.zeros([tile_m], dtype=torch.float32)
+        for tile_n in hl.tile(n):
+            d = x[tile_m, tile_n].to(torch.float32) - mean[:, None]
+            squares = squares + torch.sum(d * d, dim=1)
+        rstd = torch.rsqrt(squares / n + 1e-5)
+        for tile_n in hl.tile(n):
+            d = x[tile_m, tile_n].to(torch.float32) - mean[:, None]
+            scale = gamma[tile_n].to(torch.float32)
+            shift = beta[tile_n].to(torch.float32)
+            y[tile_m, tile_n] = (d * rstd[:, None] * scale[None, :] + shift[None, :]).to(y.dtype)
+
+
+def solve(x, gamma, beta, y, m: int, n: int):
+    layernorm_kernel(x, gamma, beta, y)
