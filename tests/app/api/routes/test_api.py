@@ -338,6 +338,7 @@ def test_languages_come_from_the_registry(
         "pytorch",
         "numba",
         "pallas",
+        "helion",
         "mojo",
     ]
     assert body[4] == {
@@ -373,6 +374,7 @@ def test_languages_come_from_the_registry(
         "pytorch",
         "numba",
         "pallas",
+        "helion",
         "mojo",
         "fakelang",
     ]
@@ -386,4 +388,7 @@ def test_languages_come_from_the_registry(
     r = _submit(client, csrf, language="fakelang")
     assert r.status_code == 201, r.text  # type: ignore[attr-defined]
     r = _submit(client, csrf, language="cobol")
-    assert "use one of triton, cuda, pytorch, numba, pallas, mojo, fakelang" in r.json()["detail"]  # type: ignore[attr-defined]
+    assert (
+        "use one of triton, cuda, pytorch, numba, pallas, helion, mojo, fakelang"
+        in r.json()["detail"]
+    )  # type: ignore[attr-defined]
