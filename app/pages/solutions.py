@@ -18,7 +18,7 @@ from app.social.solutions import SolutionError
 router = APIRouter(include_in_schema=False)
 
 
-def _logged_in(request: Request, user: User | None) -> User:
+def _logged_in(user: User | None) -> User:
     if user is None:
         raise HTTPException(401, "Log in first.")
     return user
@@ -61,7 +61,7 @@ def give_up(
 ) -> Response:
     if registry.get(slug) is None:
         raise HTTPException(404, f"There is no problem called “{slug}”.")
-    solutions.give_up(session, _logged_in(request, user), slug)
+    solutions.give_up(session, _logged_in(user), slug)
     return redirect(
         request,
         f"/problems/{slug}/solutions",
@@ -117,7 +117,7 @@ def publish(
     title: Annotated[str, Form()] = "",
     writeup: Annotated[str, Form()] = "",
 ) -> Response:
-    user = _logged_in(request, user)
+    user = _logged_in(user)
     sub = _own_accepted(session, user, sub_id)
     try:
         sol = solutions.publish(session, user, sub_id, title, writeup)
@@ -140,7 +140,7 @@ def publish(
 
 @router.post("/solutions/{sol_id}/unpublish", dependencies=[CsrfChecked])
 def unpublish(sol_id: int, request: Request, user: PageUser, session: SessionDep) -> Response:
-    user = _logged_in(request, user)
+    user = _logged_in(user)
     try:
         sol = solutions.get(session, user, sol_id)
         solutions.unpublish(session, user, sol_id)
@@ -162,7 +162,7 @@ def hide(
     hidden: Annotated[int, Form()] = 1,
 ) -> Response:
     try:
-        solutions.set_hidden(session, _logged_in(request, user), sol_id, bool(hidden))
+        solutions.set_hidden(session, _logged_in(user), sol_id, bool(hidden))
     except SolutionError as e:
         raise HTTPException(e.status, str(e)) from e
     return redirect(request, f"/solutions/{sol_id}", "Hidden." if hidden else "Shown again.")
@@ -177,7 +177,7 @@ def vote(
     up: Annotated[int, Form()] = 1,
 ) -> Response:
     try:
-        solutions.vote(session, _logged_in(request, user), sol_id, bool(up))
+        solutions.vote(session, _logged_in(user), sol_id, bool(up))
     except SolutionError as e:
         raise HTTPException(e.status, str(e)) from e
     return RedirectResponse(f"/solutions/{sol_id}", 303)
