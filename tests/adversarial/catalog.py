@@ -999,6 +999,62 @@ CATALOG += [
     ),
 ]
 
+# Helion (kernel track; Triton's interpreter on the CPU) ----------------------------------------
+CATALOG += [
+    E(
+        "forgery/helion_patch_timer.py",
+        "vector-add",
+        "accepted",
+        "accepted_timed",
+        "Helion: torch.cuda.Event.elapsed_time patched to 0.0001 ms beside an honest kernel: "
+        "timed by the referee's floor (gate.py), at the honest time",
+        cases=("n = 3", "n = 1025"),
+        static_policy=False,
+        lang="helion",
+    ),
+    E(
+        "replay/helion_shape_cache.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "Helion: c kept per n by a copy kernel and copied back on the next call of that size",
+        cases=("n = 1025", "n = 1025"),
+        lang="helion",
+    ),
+    E(
+        "careless/helion_tile_past_end.py",
+        "vector-add",
+        "wrong_answer",
+        "wrong_answer",
+        "Helion: hl.tile(n + 1) masks against the loop's extent, not c's: c[n] is written",
+        message="c: wrote past the end, at c[n",
+        cases=("n = 3", "n = 1025"),
+        lang="helion",
+    ),
+    E(
+        "shortcuts/helion_torch_add.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "Helion: torch.add in the kernel's host code, the device loop only copying: the Helion "
+        "rule (helion_rules.py)",
+        message="`torch.add` computes outside a Helion device loop",
+        cases=("n = 3",),
+        lang="helion",
+    ),
+    E(
+        "shortcuts/helion_torch_add.py",
+        "vector-add",
+        "rejected",
+        "rejected",
+        "Helion: the same past the static check: the library rule in solve (the kernel ledger "
+        "behind it on a GPU)",
+        cases=("n = 3",),
+        static_policy=False,
+        lang="helion",
+    ),
+]
+
 # Mojo (kernel track; compiled only on the CPU: not_run there). Timer patching is impossible
 # from Mojo: solve never runs in the judge's Python, and the link-level check refuses any
 # library call that could reach its memory (judge/build/mojo_build.py).
