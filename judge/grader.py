@@ -76,6 +76,19 @@ def grade(
     On the CPU device a time_limit_exceeded is confirmed before it is returned: where the
     runner got well under its limit of CPU time, it is graded once more (``_starved``)."""
     dev = resolve_device(device)
+    if problem.gpus > 1:  # one runner per rank (docs/multi-gpu.md)
+        from judge.ranks import grading as ranks
+
+        return ranks.grade(
+            problem,
+            source,
+            language,
+            dev=dev,
+            mode=mode,
+            on_progress=on_progress,
+            static_policy=static_policy,
+            all_cases=all_cases,
+        )
     if mode == "profile":
         return _profile(
             problem, source, language, dev, on_progress, report_dir, pool, static_policy

@@ -45,15 +45,25 @@ class PythonLanguage(Language):
     # On the CPU, a test case runs only when its tensors hold at most this many elements in all
     # (None: no limit of the language's own); the larger ones run only on a GPU.
     cpu_max_elements: ClassVar[int | None] = None
+    # Whether solve may take a problem that spans GPUs: its tensors (and comm's peer buffers,
+    # torch tensors too) reach the kernels as they are (docs/multi-gpu.md).
+    spans_gpus: ClassVar[bool] = False
 
     def signature(self, problem: Problem) -> str:
-        return f"def solve({', '.join(a.name for a in problem.args)}):"
+        names = [a.name for a in problem.args] + (["comm"] if problem.gpus > 1 else [])
+        return f"def solve({', '.join(names)}):"
 
     def fits(self, problem: Problem) -> bool:
-        return not self._missing_dtypes(problem)
+        return not self._missing_dtypes(problem) and (problem.gpus == 1 or self.spans_gpus)
 
     def check(self, problem: Problem) -> None:
         """A problem this language cannot express (Refused), before the source is read."""
+        if problem.gpus > 1 and not self.spans_gpus:
+            raise Refused(
+                "compile_error",
+                f"this problem spans {problem.gpus} GPUs, which {self.label} submissions cannot "
+                "take yet: use Triton or PyTorch (docs/multi-gpu.md)",
+            )
         bad = self._missing_dtypes(problem)
         if bad:
             raise Refused(

@@ -22,6 +22,7 @@ class PyTorch(PythonLanguage):
     markers: ClassVar[tuple[str, ...]] = ("torch",)
     packages: ClassVar[frozenset[str]] = frozenset({"torch", "triton", "numpy"})
     jit_on_cpu: ClassVar[bool] = True  # torch.compile writes and builds C++ kernels there
+    spans_gpus: ClassVar[bool] = True  # comm and its peer buffers (docs/multi-gpu.md)
 
     def generate_starter(self, problem: Problem) -> str:
         outs = ", ".join(a.name for a in problem.outputs)

@@ -23,6 +23,7 @@ class Triton(PythonLanguage):
     label: ClassVar[str] = "Triton"
     menu_label: ClassVar[str] = "Triton (Python)"
     precompiles: ClassVar[bool] = True
+    spans_gpus: ClassVar[bool] = True  # comm and its peer buffers (docs/multi-gpu.md)
     markers: ClassVar[tuple[str, ...]] = ("triton",)
     packages: ClassVar[frozenset[str]] = frozenset({"torch", "triton", "numpy"})
     # Refused in every Python submission, as all languages' are: PyTorch's may import triton too.

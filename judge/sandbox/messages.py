@@ -70,6 +70,11 @@ class Bind(TypedDict):
     case: str
     args: list[BindArg]
     private: NotRequired[bool]
+    # A problem that spans GPUs (docs/multi-gpu.md): this rank, the ranks, and every rank's
+    # tensor arguments by name (this rank's own included), for solve's ``comm`` (comm.py).
+    rank: NotRequired[int]
+    world: NotRequired[int]
+    peers: NotRequired[list[dict[str, dict[str, Any]]]]
 
 
 class Unbind(TypedDict):
@@ -88,13 +93,19 @@ class Call(TypedDict):
     gate: NotRequired[int]
 
 
+class Release(TypedDict):
+    """Go on past the barrier the runner waits at (``Arrived``; judge/ranks/schedule.py)."""
+
+    op: Literal["release"]
+
+
 class Exit(TypedDict):
     """Leave cleanly (a tool writes its report when the runner exits: profile/toolrun.py)."""
 
     op: Literal["exit"]
 
 
-Request = Init | Gate | Ping | Load | Precompile | Bind | Unbind | Call | Exit
+Request = Init | Gate | Ping | Load | Precompile | Bind | Unbind | Call | Release | Exit
 
 # -- runner -> referee ----------------------------------------------------------------------
 
@@ -178,6 +189,14 @@ class Done(TypedDict):
     sm_ghz_range: NotRequired[tuple[float, float] | None]  # the slowest and fastest SM
 
 
+class Arrived(TypedDict):
+    """During a call: solve has called ``comm.barrier()`` for the ``count``-th time and waits
+    for ``Release``."""
+
+    op: Literal["barrier"]
+    count: int
+
+
 class Error(TypedDict):
     """The submission failed: runner.classify's verdict and message."""
 
@@ -198,6 +217,7 @@ Reply = (
     | Unbound
     | Launched
     | Done
+    | Arrived
     | Error
 )
 
@@ -231,9 +251,21 @@ class Received(TypedDict, total=False):
     sm_ghz_range: object
     verdict: object
     message: object
+    count: object
 
 
-REQUESTS: tuple[type, ...] = (Init, Gate, Ping, Load, Precompile, Bind, Unbind, Call, Exit)
+REQUESTS: tuple[type, ...] = (
+    Init,
+    Gate,
+    Ping,
+    Load,
+    Precompile,
+    Bind,
+    Unbind,
+    Call,
+    Release,
+    Exit,
+)
 REPLIES: tuple[type, ...] = (
     Imported,
     Ready,
@@ -246,5 +278,6 @@ REPLIES: tuple[type, ...] = (
     Unbound,
     Launched,
     Done,
+    Arrived,
     Error,
 )

@@ -43,6 +43,7 @@ class Runner:
         self.torch: Any = None
         self.hold: Any = None
         self.gate: Any = None  # gate.RunnerGate, once the referee shared its flags
+        self.inp: Any = None  # the control pipe from the referee (a barrier reads it: comm.py)
 
     def reply(self, msg: messages.Reply) -> None:
         """Answer the referee (messages.py): one message, written by ``send``."""
@@ -197,6 +198,8 @@ class Runner:
                 args.append(t)
                 if ptr:
                     ptrs.append(ptr)
+        if "peers" in msg:  # a problem that spans GPUs: solve's last argument (comm.py)
+            args.append(self._comm(msg, args, ptrs))
         self.mappings[msg["case"]] = ptrs
         reply = messages.Bound(op="bound")
         if msg.get("private") and self.device == "cuda":  # under ncu or compute-sanitizer
@@ -206,6 +209,39 @@ class Runner:
             args, reply["allocations"] = private.args, private.allocations
         self.cases[msg["case"]] = args
         return reply
+
+    def _comm(self, msg: messages.Bind, args: list[Any], ptrs: list[int]) -> Any:
+        """``comm`` for this rank: its peers' buffers mapped here, its own as bound."""
+        from judge.sandbox.comm import Comm
+
+        rank, world = int(msg.get("rank", 0)), int(msg.get("world", 1))
+        # Its own tensors, in the signature's order, as the referee lists every rank's buffers.
+        own = [t for a, t in zip(msg["args"], args, strict=True) if a["kind"] == "tensor"]
+        peers: list[dict[str, Any]] = []
+        for r, descs in enumerate(msg.get("peers", [])):
+            if r == rank:
+                peers.append(dict(zip(descs, own, strict=True)))
+                continue
+            mapped = {}
+            for name, desc in descs.items():
+                t, ptr = buffers.open_descriptor(desc, self.workdir)
+                mapped[name] = t
+                if ptr:
+                    ptrs.append(ptr)
+            peers.append(mapped)
+        return Comm(rank, world, peers, self._arrive)
+
+    def _arrive(self, count: int) -> None:
+        """``comm.barrier``: this rank's work done and said, then wait for the referee's go."""
+        if self.device == "cuda":
+            self.torch.cuda.synchronize()  # its writes are visible before the peers go on
+        _flush_output()
+        self.reply(messages.Arrived(op="barrier", count=count))
+        line = self.inp.readline() if self.inp is not None else ""
+        if not line:  # the referee is gone: so is this grading
+            os._exit(0)
+        if json.loads(line).get("op") != "release":
+            raise RuntimeError("the judge's barrier got out of step (expected a release)")
 
     def unbind(self, msg: messages.Unbind) -> None:
         """Drop a case's buffers: an IPC mapping left open would block the referee's next one."""
@@ -355,6 +391,7 @@ def main() -> None:
     inp = os.fdopen(ns.ctl_in, "r")
     out = os.fdopen(ns.ctl_out, "w")
     runner = Runner(ns.workdir, ns.device, out)
+    runner.inp = inp
     runner.preload()
     runner.reply(messages.Imported(op="imported"))
     # A runner started ahead of demand stops here, with torch imported (seconds of CPU work, no

@@ -30,6 +30,8 @@ REFEREE = [
         "timing/calibration.py",
         "timing/bench.py",
         "profile/toolrun.py",
+        "ranks/grading.py",
+        "ranks/schedule.py",
     )
 ]
 
@@ -173,7 +175,16 @@ SAMPLES: list[dict[str, typing.Any]] = [
         ],
         private=False,
     ),
+    messages.Bind(
+        op="bind",
+        case="t2",
+        args=[messages.BindArg(kind="tensor", desc={"n": 4})],
+        rank=1,
+        world=2,
+        peers=[{"x": {"n": 4}}, {"x": {"n": 4}}],
+    ),
     messages.Unbind(op="unbind", case="t1"),
+    messages.Release(op="release"),
     messages.Call(op="call", case="b1", timed=True, tune="full", nvtx=False, gate=9),
     messages.Exit(op="exit"),
     messages.Imported(op="imported"),
@@ -202,6 +213,7 @@ SAMPLES: list[dict[str, typing.Any]] = [
         op="done", warnings=["w"], findings=[{"kind": "oob"}], notes=["line 3: overflow"]
     ),
     messages.Done(op="done", ms=0.13, ms_sync=0.15, sm_ghz=1.98, sm_ghz_range=(1.9, 1.98)),
+    messages.Arrived(op="barrier", count=1),
     messages.Error(op="error", verdict="runtime_error", message="boom"),
 ]
 
