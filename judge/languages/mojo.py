@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from judge.problem.schema import Problem
 
 _SIMPLE = re.compile(r"[A-Za-z_]\w*|\d+")  # a shape entry that is also a Mojo expression
+# Mojo's runtime repeats this under each error; the learner cannot set the judge's environment.
+_NOISE = re.compile(r"^To get more accurate error information, set MODULAR_\w+=true\.\n?", re.M)
 
 
 def _params(problem: Problem, indent: str) -> str:
@@ -133,7 +135,7 @@ class _MojoLoaded(Loaded):
     def invoke(self, args: list[Any]) -> Any:
         plain = [a.data_ptr() if hasattr(a, "data_ptr") else a for a in args]
         if self.entry(*plain, self.error, len(self.error)) != 0:
-            text = self.error.value.decode("utf-8", "replace").strip()
+            text = _NOISE.sub("", self.error.value.decode("utf-8", "replace")).strip()
             raise SubmissionError(
                 "memory_limit_exceeded" if "OUT_OF_MEMORY" in text else "runtime_error",
                 f"solve raised: {text}",

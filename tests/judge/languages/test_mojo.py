@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -172,3 +173,35 @@ def test_the_entry_passes_solves_arguments_through() -> None:
     entry = mojo_build.entry_source(load_problem(ROOT / "problems" / "reduction"))
     assert "        solve(x, out_, n)\n" in entry
     assert "    err: UnsafePointer[UInt8, MutAnyOrigin],\n    err_cap: Int,\n) -> Int32:" in entry
+
+
+_CALL = """
+import sys, torch
+from judge import languages
+from judge.languages.runtime import RunContext, SubmissionError
+ctx = RunContext("cpu", ["ptr", "ptr", "ptr", "int"], True, torch, None)
+loaded = languages.require("mojo").load(__import__("pathlib").Path(sys.argv[1]), ctx)
+a = torch.zeros(4)
+try:
+    loaded.invoke([a, a, a, 4])
+except SubmissionError as e:
+    print(e.verdict, e.message)
+"""
+
+
+def test_an_error_solve_raises_reaches_the_learner(tmp_path: Path) -> None:
+    """Without a GPU, DeviceContext() raises inside solve: the entry catches it and the runner's
+    load/invoke answer runtime_error with Mojo's message (called bare, the export crashed)."""
+    _, lib, _ = _build(tmp_path, "vector-add", SAMPLE)
+    assert lib is not None
+    # In a child: the Mojo runtime brings its own allocator into the process that loads it.
+    done = subprocess.run(
+        [sys.executable, "-c", _CALL, str(lib)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.startswith("runtime_error solve raised: "), done.stdout
+    assert "device_context.mojo" in done.stdout and "MODULAR_" not in done.stdout
