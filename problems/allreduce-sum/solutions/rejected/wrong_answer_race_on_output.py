@@ -1,0 +1,46 @@
+# expect: wrong_answer
+# expect-message: NaN
+# Bug: a race on the output. Each rank reduces its slice, then gathers the other slices from
+# their ranks' y at once, without the barrier that says those slices are written: the rank that
+# runs first copies its peer's slice before the peer has reduced it.
+import triton
+import triton.language as tl
+
+BLOCK = 4096
+
+
+@triton.jit
+def accumulate(acc_ptr, src_ptr, lo, hi, FIRST: tl.constexpr, BLOCK: tl.constexpr):
+    offs = lo + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < hi
+    v = tl.load(src_ptr + offs, mask=mask)
+    if not FIRST:
+        v += tl.load(acc_ptr + offs, mask=mask)
+    tl.store(acc_ptr + offs, v, mask=mask)
+
+
+@triton.jit
+def copy_slice(dst_ptr, src_ptr, lo, hi, BLOCK: tl.constexpr):
+    offs = lo + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < hi
+    tl.store(dst_ptr + offs, tl.load(src_ptr + offs, mask=mask), mask=mask)
+
+
+def _slice(k, n, world):
+    chunk = triton.cdiv(n, world)
+    return min(k * chunk, n), min((k + 1) * chunk, n)
+
+
+def solve(x, y, n, comm):
+    rank, world = comm.rank, comm.world
+    comm.barrier()
+    lo, hi = _slice(rank, n, world)
+    if hi > lo:
+        grid = (triton.cdiv(hi - lo, BLOCK),)
+        for k in range(world):
+            accumulate[grid](y, comm.peer(k, "x"), lo, hi, FIRST=k == 0, BLOCK=BLOCK)
+    # missing: comm.barrier()
+    for k in range(world):
+        lo, hi = _slice(k, n, world)
+        if k != rank and hi > lo:
+            copy_slice[(triton.cdiv(hi - lo, BLOCK),)](y, comm.peer(k, "y"), lo, hi, BLOCK=BLOCK)
