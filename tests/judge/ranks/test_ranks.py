@@ -176,3 +176,37 @@ def test_a_language_without_peer_buffers_is_refused_before_any_runner() -> None:
     r = grade(PROBLEM, "def solve(x, y, n, comm):\n    pass\n", "numba", device="cpu")
     assert r.verdict == Verdict.COMPILE_ERROR
     assert "spans 2 GPUs" in r.message and "Triton or PyTorch" in r.message
+
+
+def test_a_reference_that_answers_for_one_rank_is_named() -> None:
+    """reference() of a problem with gpus = N returns one dict per rank: a folder whose
+    reference answers with one dict is told so, naming reference.py and the function."""
+    from types import SimpleNamespace
+
+    from judge.problem.schema import ProblemError
+    from judge.ranks.grading import make
+
+    real = loader.load_reference(PROBLEM)
+    case = PROBLEM.tests[1]
+    inputs, expected, scales = make(real, PROBLEM, case, "cpu")
+    assert len(inputs) == len(expected) == len(scales) == 2
+    assert expected[0]["y"].dtype.is_floating_point
+    summed = inputs[0]["x"].double() + inputs[1]["x"].double()
+    assert (expected[1]["y"] == summed).all()
+
+    broken = SimpleNamespace(
+        generate=real.generate, reference=lambda inputs, params: {"y": inputs[0]["x"]}
+    )
+    with pytest.raises(ProblemError) as e:
+        make(broken, PROBLEM, case, "cpu")
+    assert e.value.field == "reference" and e.value.file.endswith("allreduce-sum/reference.py")
+    assert "must return a list of 2 dicts, one per rank" in str(e.value)
+
+
+def test_the_starters_take_comm() -> None:
+    from judge import languages
+
+    for name in ("triton", "pytorch"):
+        lang = languages.require(name)
+        assert lang.signature(PROBLEM) == "def solve(x, y, n, comm):"
+        assert "def solve(x: torch.Tensor, y: torch.Tensor, n: int, comm):" in lang.starter(PROBLEM)
