@@ -155,6 +155,33 @@ def test_a_rank_that_hangs_times_out_by_name(quick: Problem, clean: None) -> Non
     assert r.message.startswith("rank 1: no answer after"), r.message
 
 
+PEEK = """
+import os
+
+def solve(x, y, n, comm):
+    comm.barrier()
+    pids = [p for p in os.listdir("/proc") if p.isdigit()]
+    print("rank", comm.rank, "sees", len(pids), "processes;", " ".join(sorted(os.listdir("."))))
+    comm.barrier()
+"""
+
+
+def test_a_rank_sees_its_own_processes_and_only_the_case_buffers(clean: None) -> None:
+    """Each rank's sandbox: its own PID namespace (not the peer's runner, not the referee) and
+    its own work folder, where the peers' buffers are links and the referee's folder is not."""
+    r = _grade(PEEK, static_policy=False, all_cases=False)
+    assert r.verdict == Verdict.WRONG_ANSWER  # it writes no y: only what it saw matters here
+    for rank in (0, 1):
+        line = next(x for x in r.stdout.splitlines() if x.startswith(f"rank {rank} sees"))
+        count, files = line.removeprefix(f"rank {rank} sees ").split(" processes; ")
+        assert int(count) <= 3, line  # the sandbox's init, the runner (and its shell, if any)
+        names = files.split()
+        assert {"output.log", "solution.py"} <= set(names)
+        bufs = sorted(n.rsplit("-", 1)[0] for n in names if n.endswith(".buf"))
+        assert bufs == ["t1_r0_x", "t1_r0_y", "t1_r1_x", "t1_r1_y"], names
+        assert len(names) == 6, names
+
+
 UNEVEN = """
 def solve(x, y, n, comm):
     comm.barrier()
