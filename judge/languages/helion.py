@@ -2,8 +2,8 @@
 DSL) on the judge's torch tensors. Helion compiles each kernel through Triton, so a CPU worker
 runs it under Triton's interpreter, as it runs Triton.
 
-The learner's convention: each kernel carries one fixed ``helion.Config`` (or none: Helion's
-default config); the judge does not autotune (``HELION_AUTOTUNE_EFFORT=none``, and
+The learner's convention: each kernel carries one fixed ``helion.Config``; the judge does not
+autotune (``HELION_AUTOTUNE_EFFORT=none``, and
 helion_rules.py refuses the keywords that would ask for it). Helion compiles a kernel at its
 first call for each set of sizes (``static_shapes``), inside ``solve``: the compile limit covers
 it (``jit``). The compiler traces the kernel's torch calls on fake tensors, which the library
@@ -68,9 +68,7 @@ class Helion(PythonLanguage):
         return helion_owner(source)
 
     def check_source(self, source: str, problem: Problem) -> object | None:
-        if not self.library_rule(problem):
-            return None
-        return helion_rules.check(source)
+        return helion_rules.check(source, library_rule=self.library_rule(problem))
 
     def load(self, path: Path, ctx: RunContext) -> Loaded:
         if ctx.device == "cpu":
@@ -99,7 +97,7 @@ def solve_kernel({params}) -> None:
 
 {shapes_comment(problem, "#")}
 # Contiguous tensors on the GPU; write the result into the output and return nothing. The
-# judge does not autotune: give each kernel one helion.Config (or none for Helion's default).
+# judge does not autotune: give each kernel one helion.Config.
 def solve({params}):
     solve_kernel({names})
 """

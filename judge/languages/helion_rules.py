@@ -10,7 +10,9 @@ only allocate and reshape (``torch.empty_like``, ``x.size(0)``) on the kernel tr
 kernel ledger refuse it at run time too; this check names the line before anything runs.
 
 The judge does not autotune (docs/languages.md, Helion): a kernel gets one ``config=`` (or a
-``configs=`` list of one), or none (Helion's default config). Keywords that reach Helion's
+``configs=`` list of one). Without one Helion would take its default config, which has block
+size 1 where it cannot ask a GPU: a CPU grading of a vector add ran one element per program and
+timed out. Keywords that reach Helion's
 settings beyond the few listed here (reference mode, another backend, the autotuner's
 callbacks, log files) are refused.
 """
@@ -27,7 +29,12 @@ from judge.sandbox.rules import ALLOWED_OPS
 KERNEL_KEYWORDS = frozenset({"config", "configs", "static_shapes", "dot_precision", "index_dtype"})
 _NO_TUNING = (
     "the judge does not autotune Helion kernels: give one helion.Config(...) (autotune on your "
-    "own GPU and paste the config Helion prints), or none for Helion's default config"
+    "own GPU and paste the config Helion prints)"
+)
+_NO_CONFIG = (
+    "give each Helion kernel its config: @helion.kernel(config=helion.Config(block_sizes=[...])). "
+    "The judge does not autotune, and Helion's default config (block size 1 where it cannot ask a "
+    "GPU) runs a CPU grading one element at a time"
 )
 # torch calls host code may make: allocation, views and plain values.
 _HOST_TORCH = ALLOWED_OPS | {"Size", "device", "dtype", "finfo", "iinfo", "is_tensor", "numel"}
@@ -106,8 +113,10 @@ class _Names:
         return None
 
 
-def check(source: str) -> HelionViolation | None:
-    """The first violation of Helion's rule in ``source`` (None: none, or not valid Python)."""
+def check(source: str, *, library_rule: bool = True) -> HelionViolation | None:
+    """The first violation of Helion's rule in ``source`` (None: none, or not valid Python).
+    Without the library rule (a problem that allows library compute), torch may compute
+    anywhere; the kernels' settings are checked all the same."""
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
@@ -126,7 +135,9 @@ def check(source: str) -> HelionViolation | None:
             continue
         kernels = [d for d in fn.decorator_list if names.is_kernel_decorator(d)]
         for deco in kernels:
-            if isinstance(deco, ast.Call) and (bad := _keywords(deco)) is not None:
+            if not isinstance(deco, ast.Call):
+                return flag(deco, _NO_CONFIG)
+            if (bad := _keywords(deco)) is not None:
                 return flag(deco, bad)
         if kernels:
             for loop in ast.walk(fn):
@@ -137,7 +148,7 @@ def check(source: str) -> HelionViolation | None:
         if isinstance(node, ast.Call) and node not in device:
             if names.is_kernel_decorator(node) and (bad := _keywords(node)) is not None:
                 return flag(node, bad)
-            op = names.torch_call(node)
+            op = names.torch_call(node) if library_rule else None
             if op is not None and op not in _HOST_TORCH:
                 return flag(
                     node,
@@ -152,6 +163,8 @@ def _keywords(call: ast.Call) -> str | None:
     """Why ``@helion.kernel(...)``'s arguments are refused, or None."""
     if call.args:
         return "pass helion.kernel's settings by keyword (config=helion.Config(...))"
+    if not any(kw.arg in ("config", "configs") for kw in call.keywords):
+        return _NO_CONFIG
     for kw in call.keywords:
         if kw.arg == "autotune_effort":
             value = kw.value

@@ -95,22 +95,24 @@ print(json.dumps(names))
         ("x = torch.softmax(y, 0)", "`torch.softmax` computes outside a Helion device loop"),
         ("def solve(x, y):\n    torch.add(x, x, out=y)", "`torch.add` computes outside"),
         ("def solve(x, y):\n    y.zero_()\n    z = torch.empty_like(x)", None),
-        ("@helion.kernel(autotune_effort='quick')\ndef k(x):\n    pass", "does not autotune"),
-        ("@helion.kernel(autotune_effort='none')\ndef k(x):\n    pass", None),
+        ("@helion.kernel(config=c, autotune_effort='quick')\ndef k(x):\n    pass", "autotune"),
+        ("@helion.kernel(config=c, autotune_effort='none')\ndef k(x):\n    pass", None),
+        ("@helion.kernel\ndef k(x):\n    pass", "give each Helion kernel its config"),
+        ("@helion.kernel(static_shapes=False)\ndef k(x):\n    pass", "give each Helion kernel"),
         ("@helion.kernel(configs=[c1, c2])\ndef k(x):\n    pass", "does not autotune"),
         ("@helion.kernel(configs=[c1])\ndef k(x):\n    pass", None),
-        ("@helion.kernel(ref_mode=1)\ndef k(x):\n    pass", "`ref_mode=` is not allowed"),
-        ("@helion.kernel(**opts)\ndef k(x):\n    pass", "`**=` is not allowed"),
-        ("@helion.jit(backend='cute')\ndef k(x):\n    pass", "`backend=` is not allowed"),
-        ("@kernel(force_autotune=True)\ndef k(x):\n    pass", "`force_autotune=` is not allowed"),
+        ("@helion.kernel(config=c, ref_mode=1)\ndef k(x):\n    pass", "`ref_mode=` is not"),
+        ("@helion.kernel(config=c, **opts)\ndef k(x):\n    pass", "`**=` is not allowed"),
+        ("@helion.jit(config=c, backend='cute')\ndef k(x):\n    pass", "`backend=` is not"),
+        ("@kernel(config=c, force_autotune=True)\ndef k(x):\n    pass", "`force_autotune=` is"),
         ("k = helion.kernel(fn, config=c)", "by keyword"),
         (
-            "@helion.kernel()\ndef k(x, y):\n    n = x.size(0)\n    for t in hl.tile(n):\n"
+            "@helion.kernel(config=c)\ndef k(x, y):\n    n = x.size(0)\n    for t in hl.tile(n):\n"
             "        y[t] = torch.exp(x[t]) + torch.sum(x[t])",
             None,
         ),
         (
-            "@helion.kernel()\ndef k(x, y):\n    z = torch.exp(x)\n    for t in hl.tile(3):\n"
+            "@helion.kernel(config=c)\ndef k(x, y):\n    z = torch.exp(x)\n    for t in hl.tile(3):\n"
             "        y[t] = z[t]",
             "`torch.exp` computes outside",
         ),
@@ -142,7 +144,11 @@ def test_the_shared_policy_refuses_helions_dangerous_paths(line: str, why: str) 
 def test_the_track_rule_applies_only_where_the_problem_forbids_library_compute() -> None:
     p = load_problem(ROOT / "problems" / "vector-add")
     assert LANGUAGE.library_rule(p)
-    assert LANGUAGE.check_source("y = torch.softmax(x, 0)\nimport torch\n", p) is not None
+    assert LANGUAGE.check_source("import torch\ny = torch.softmax(x, 0)\n", p) is not None
+    free = "import torch\nimport helion\ny = torch.softmax(x, 0)\n"
+    assert helion_rules.check(free, library_rule=False) is None
+    bare = "import helion\n@helion.kernel\ndef k(x):\n    pass\n"
+    assert helion_rules.check(bare, library_rule=False) is not None  # settings: all the same
 
 
 @pytest.mark.parametrize("slug", SAMPLED)
