@@ -21,6 +21,7 @@ from typing import Annotated, Any
 import typer
 
 from app.classes.cli import class_app
+from app.compete import cli as compete_cli
 from app.social import cli as solutions_cli
 from judge import languages
 from judge.device import gpu_kind
@@ -361,6 +362,9 @@ def register(cli: typer.Typer) -> None:
     cli.add_typer(admin_app, name="admin")
     cli.add_typer(class_app, name="class")
     cli.add_typer(solutions_cli.build(default_server), name="solutions")
+    contest_cmds, rating_cmds = compete_cli.build(default_server)
+    cli.add_typer(contest_cmds, name="contest")
+    cli.add_typer(rating_cmds, name="rating")
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from app import login_guard, submissions
 from app.api.main import api_router
 from app.api.routes.submissions import POLL_S, progress_row
+from app.compete import ticks
 from app.core import hosts, throttle
 from app.core.bodylimit import BodyLimit
 from app.core.config import Settings, get_settings
@@ -172,6 +173,8 @@ async def _sweeper(app: FastAPI) -> None:
                 s.RESEND_QUEUED_AFTER_S,
             )
             await run_in_threadpool(throttle.forget_old, app.state.engine)
+            # Contests' reminders, final re-runs and reveals (app/compete/ticks.py).
+            await run_in_threadpool(ticks.tick, app.state.engine, app.state.enqueue)
         except Exception:
             log.exception("sweep failed")
         await asyncio.sleep(s.SWEEP_EVERY_S)

@@ -19,6 +19,7 @@ from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
 
 from app import retries
+from app.compete import rating
 from app.core.inputs import clean_text
 from app.models import Mode, Status, Submission, SubmissionCreate, User, utcnow
 from app.queue import Enqueue
@@ -244,6 +245,8 @@ def record(engine: Engine, sub_id: int, attempt: int, result: dict[str, Any]) ->
         )
     if res.rowcount == 1 and result.get("score_ms") is not None:
         notifications.after_record(engine, sub_id)  # a record beaten tells its holder
+    if res.rowcount == 1 and result.get("verdict") == "accepted":
+        rating.after_record(engine, sub_id)  # the boards moved: the ratings follow
     return res.rowcount == 1
 
 

@@ -7,6 +7,7 @@ from sqlmodel import SQLModel
 
 from app import models  # noqa: F401  (registers the tables)
 from app.classes import models as class_models  # noqa: F401  (class mode's tables)
+from app.compete import models as compete_models  # noqa: F401  (issue 40: rating, contests)
 from app.core.config import get_settings
 from app.core.db import make_engine
 from app.social import models as social_models  # noqa: F401  (issue 40: solutions, discussions)

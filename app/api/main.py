@@ -6,6 +6,7 @@ from app.api.routes import (
     admin,
     auth,
     classes,
+    contests,
     discussions,
     drafts,
     languages,
@@ -13,6 +14,7 @@ from app.api.routes import (
     notifications,
     playground,
     problems,
+    rating,
     solutions,
     submissions,
     tokens,
@@ -33,5 +35,7 @@ for r in (
     solutions,
     discussions,
     notifications,
+    contests,
+    rating,
 ):
     api_router.include_router(r.router)

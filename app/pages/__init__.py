@@ -11,6 +11,7 @@ from app.pages import (
     boards,
     class_work,
     classes,
+    contests,
     discussions,
     front,
     learn,
@@ -37,5 +38,6 @@ for r in (
     class_work,
     solutions,
     discussions,
+    contests,
 ):
     router.include_router(r.router)

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from sqlmodel import select
 
 from app import profile_stats, stats, visibility
+from app.compete import rating
 from app.deps import RegistryDep, SessionDep, SettingsDep
 from app.models import User
 from app.pages.common import PageUser, render
@@ -94,6 +95,6 @@ def profile(
         numbers=profile_stats.build(session, who, problems, datetime.now(UTC).date()),
         recent=stats.recent(session, who.id, limit=10),
         titles={p.slug: p.title for p in problems},
-        # No rating yet: _rating_history.html draws [(date, rating), ...] once one exists.
-        rating_history=None,
+        # (date, rating) points, oldest first (app/compete/rating.py); none before a solve.
+        rating_history=rating.history(session, who.id),
     )

@@ -1,0 +1,1 @@
+"""Learners measured against each other (issue 40): the rating and contests."""
