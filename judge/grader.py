@@ -76,20 +76,7 @@ def grade(
     On the CPU device a time_limit_exceeded is confirmed before it is returned: where the
     runner got well under its limit of CPU time, it is graded once more (``_starved``)."""
     dev = resolve_device(device)
-    if problem.gpus > 1:  # one runner per rank (docs/multi-gpu.md)
-        from judge.ranks import grading as ranks
-
-        return ranks.grade(
-            problem,
-            source,
-            language,
-            dev=dev,
-            mode=mode,
-            on_progress=on_progress,
-            static_policy=static_policy,
-            all_cases=all_cases,
-        )
-    if mode == "profile":
+    if mode == "profile" and problem.gpus == 1:
         return _profile(
             problem, source, language, dev, on_progress, report_dir, pool, static_policy
         )
@@ -138,6 +125,19 @@ def _attempt(
 ) -> tuple[GradeResult, tuple[float, float] | None]:
     """One grading in a fresh runner: its result, and on the CPU device the limit that ran out
     (``Grading.timed_out``)."""
+    if problem.gpus > 1:  # a runner per rank, none from the pool (docs/multi-gpu.md)
+        from judge.ranks import grading as ranks
+
+        return ranks.attempt(
+            problem,
+            source,
+            language,
+            dev=dev,
+            mode=mode,
+            on_progress=on_progress,
+            static_policy=static_policy,
+            all_cases=all_cases,
+        )
     # A language that does not run on the CPU is only compiled there: a pooled runner taken for
     # it would be retired unused, its imports (2-3 s of a CI core) wasted.
     lang = languages.get(language)

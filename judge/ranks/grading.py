@@ -1,6 +1,6 @@
 """The referee of a problem that spans GPUs: N sandboxed runners, one per rank.
 
-``grader.grade`` hands a problem with ``gpus > 1`` here. The source is validated and compiled
+``grader.grade`` hands a problem with ``gpus > 1`` here (``attempt``). The source is validated and compiled
 once (phases.Session, as for one GPU), then each rank gets a runner of its own in a work folder
 of its own, loads the same prepared file, and binds its buffers and its peers' (shared.py) for
 every test case; the ranks run one at a time between barriers (schedule.py) and every rank's
@@ -42,7 +42,7 @@ log = logging.getLogger(__name__)
 Expected = tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]]]
 
 
-def grade(
+def attempt(
     problem: Problem,
     source: str,
     language: str,
@@ -52,8 +52,10 @@ def grade(
     on_progress: Progress | None = None,
     static_policy: bool = True,
     all_cases: bool = True,
-) -> GradeResult:
-    """Grade ``source`` on ``problem.gpus`` ranks. Never raises for a bad submission."""
+) -> tuple[GradeResult, tuple[float, float] | None]:
+    """Grade ``source`` on ``problem.gpus`` ranks: the result, and on the CPU device the limit
+    that ran out with the CPU time its rank got (``Grading.timed_out``: grader.py grades once
+    more where the machine starved it). Never raises for a bad submission."""
     world = problem.gpus
     with tempfile.TemporaryDirectory(prefix="kerneldojo-ranks-") as tmp:
         root = Path(tmp)
@@ -82,7 +84,7 @@ def grade(
                 grading.close()
         hostpaths.scrub(g.result)
         g.progress({"stage": "done", "verdict": str(g.result.verdict)})
-        return g.result
+        return g.result, g.timed_out
 
 
 class _Ranks:

@@ -153,6 +153,9 @@ def test_a_rank_that_hangs_times_out_by_name(quick: Problem, clean: None) -> Non
     r = _grade(HANG, quick, static_policy=False, all_cases=False)
     assert r.verdict == Verdict.TIME_LIMIT_EXCEEDED, r.message
     assert r.message.startswith("rank 1: no answer after"), r.message
+    # It slept through its limit: no CPU time confirms the time-out, so it was graded once
+    # more, as a one-GPU grading would be (grader._starved), and timed out again.
+    assert r.phases.get("tle_retried") == 1
 
 
 PEEK = """
