@@ -89,10 +89,11 @@ import helion.language as hl
 
 @helion.kernel(config=helion.Config(block_sizes=[1024]))
 def solve_kernel({params}) -> None:
-    for tile in hl.tile({out.name}.numel()):
-        # TODO: compute this tile of {out.name} from the inputs and store it
-        # ({out.name}[tile] = ... for a flat output; hl.tile over each dimension otherwise).
-        pass
+    flat = {out.name}.view(-1)
+    for tile in hl.tile(flat.size(0)):
+        # TODO: compute this tile of {out.name} from the inputs (hl.tile over each dimension
+        # for 2-D work, with one block size each in the config). The zeros are a placeholder.
+        flat[tile] = hl.zeros([tile], dtype=flat.dtype)
 
 
 {shapes_comment(problem, "#")}

@@ -163,6 +163,41 @@ def test_generated_starters_pass_the_checks(slug: str) -> None:
     assert languages.infer("solution.py", py) is LANGUAGE
 
 
+def test_every_problems_starter_compiles_with_helion() -> None:
+    """Helion compiles each generated starter's kernel for the problem's first test case (an
+    empty device loop would not: EmptyDeviceLoopAfterDCE), without running it."""
+    code = textwrap.dedent(
+        """
+        import importlib.util, pathlib, sys, tempfile
+        import torch, helion
+        from judge.languages.helion import LANGUAGE
+        from judge.problem import loader
+
+        folder = pathlib.Path(tempfile.mkdtemp())
+        failed = []
+        for p in loader.load_all(loader.REPO_PROBLEMS).problems:
+            path = folder / (p.slug.replace("-", "_") + ".py")
+            path.write_text(LANGUAGE.starter(p))
+            spec = importlib.util.spec_from_file_location(path.stem, path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            case = p.tests[0].params
+            args = tuple(
+                torch.zeros(p.shape(a, case), dtype=getattr(torch, a.dtype))
+                if a.is_tensor else case.get(a.name, 1)
+                for a in p.args
+            )
+            try:
+                mod.solve_kernel.bind(args).to_triton_code(helion.Config(block_sizes=[1024]))
+            except Exception as e:
+                failed.append(f"{p.slug}: {type(e).__name__}: {str(e)[:200]}")
+        print(len(failed), failed)
+        """
+    )
+    out = _child(code).strip().splitlines()[-1]
+    assert out == "0 []", out
+
+
 def test_the_runners_variables() -> None:
     cpu, gpu = LANGUAGE.runner_env("cpu"), LANGUAGE.runner_env("cuda")
     assert cpu == {"HELION_AUTOTUNE_EFFORT": "none", "TRITON_INTERPRET": "1"}
