@@ -1032,11 +1032,11 @@ CATALOG += [
         lang="helion",
     ),
     E(
-        "shortcuts/helion_torch_add.py",
+        "shortcuts/helion_torch_in_solve.py",
         "vector-add",
         "rejected",
         "rejected",
-        "Helion: torch.add in the kernel's host code, the device loop only copying: the Helion "
+        "Helion: torch.add(a, b, out=c) in solve, the kernel copying into scratch: the Helion "
         "rule (helion_rules.py)",
         message="`torch.add` computes outside a Helion device loop",
         cases=("n = 3",),
@@ -1047,8 +1047,8 @@ CATALOG += [
         "vector-add",
         "rejected",
         "rejected",
-        "Helion: the same past the static check: the library rule in solve (the kernel ledger "
-        "behind it on a GPU)",
+        "Helion: torch.add in the kernel's host code, the device loop only copying, past the "
+        "Helion rule: the library rule in solve (the kernel ledger behind it on a GPU)",
         cases=("n = 3",),
         static_policy=False,
         lang="helion",

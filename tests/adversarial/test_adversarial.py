@@ -189,7 +189,7 @@ def test_the_static_policy_refuses_what_is_graded_past_it() -> None:
     checked as the referee checks it: with the problem's library rule where its track has one
     (not PyTorch's, whose track is the framework one)."""
     from judge import languages
-    from judge.languages import mojo_rules, pallas_rules, policy
+    from judge.languages import helion_rules, mojo_rules, pallas_rules, policy
     from judge.problem import loader
 
     for e in catalog.CATALOG:
@@ -203,6 +203,8 @@ def test_the_static_policy_refuses_what_is_graded_past_it() -> None:
         )
         if refused is None and e.language == "pallas":  # Pallas' own rule, after the shared one
             refused = pallas_rules.check_source(e.source())
+        if refused is None and e.language == "helion":  # Helion's own rule, likewise
+            refused = helion_rules.check(e.source(), library_rule=rule)
         if not e.static_policy:
             assert refused is not None, f"{e.path}: the policy lets it through; grade it with it on"
         elif refused is not None:

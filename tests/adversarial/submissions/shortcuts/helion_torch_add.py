@@ -1,7 +1,7 @@
 # Threat class 8 (shortcuts), Helion: the kernel's host code (outside its hl.tile loop) does
 # the work with torch.add on the judge's tensors; the device loop only copies. Helion runs host
 # code as plain torch, so it is the library computing. The Helion rule refuses it before it runs
-# (helion_rules.py); past that check, the library rule refuses torch's 'add' inside solve (on
+# (helion_rules.py) (graded past it here); the library rule refuses torch's 'add' inside solve (on
 # the CPU) and the kernel ledger sees torch's add kernel launched (on a GPU).
 # expect: rejected
 import helion
