@@ -263,10 +263,11 @@ class _Ranks:
             got = {a.name: bufs[a.name].tensor for a in problem.outputs}
             ok, message, err = outputs.check_outputs(problem, got, expected[r], scales[r])
             if not ok:
-                if "NaN" in message:
+                if "NaN" in message:  # the poison's bits survive a copy or a sum through it
                     message += (
-                        " (every rank's buffers hold NaN until that rank is called: read a "
-                        "peer's only after a comm.barrier() it has passed)"
+                        " (a rank's buffers hold this NaN until the rank is called, and its "
+                        "outputs until it writes them: the NaN may also come from a peer's "
+                        "buffer read before a comm.barrier() that the peer had passed)"
                     )
                 return False, f"rank {r}: {message}", err, None
             worst = max(worst, err)
