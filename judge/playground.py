@@ -168,6 +168,11 @@ def run(
 ) -> dict[str, Any]:
     """Run ``source`` on the learner's one case. ``PlaygroundError`` for parameters or literals
     it cannot run; otherwise never raises for a bad submission (its verdict says)."""
+    if problem.gpus > 1:
+        raise PlaygroundError(
+            f"{problem.slug} spans {problem.gpus} GPUs and the playground runs one rank: use "
+            "Run, which grades every rank (docs/multi-gpu.md)"
+        )
     dev = resolve_device(device)
     check_seed(seed)
     case = custom_case(problem, params, dev, language)

@@ -240,3 +240,11 @@ def test_the_starters_take_comm() -> None:
         lang = languages.require(name)
         assert lang.signature(PROBLEM) == "def solve(x, y, n, comm):"
         assert "def solve(x: torch.Tensor, y: torch.Tensor, n: int, comm):" in lang.starter(PROBLEM)
+
+
+def test_the_playground_says_it_runs_one_rank() -> None:
+    from judge import playground
+    from judge.playcase import PlaygroundError
+
+    with pytest.raises(PlaygroundError, match="spans 2 GPUs and the playground runs one rank"):
+        playground.run(PROBLEM, _sample("triton_fast.py"), "triton", {"n": 8}, device="cpu")
