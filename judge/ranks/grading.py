@@ -57,6 +57,12 @@ def attempt(
     that ran out with the CPU time its rank got (``Grading.timed_out``: grader.py grades once
     more where the machine starved it). Never raises for a bad submission."""
     world = problem.gpus
+    if mode == "profile":  # Nsight Compute over N runners is not built yet
+        device = "cpu-interpreter" if dev == "cpu" else "cuda"
+        why = (
+            f"profiling a problem that spans {world} GPUs is not supported yet (docs/multi-gpu.md)"
+        )
+        return GradeResult(Verdict.NOT_RUN, problem.slug, language, device, why), None
     with tempfile.TemporaryDirectory(prefix="kerneldojo-ranks-") as tmp:
         root = Path(tmp)
         own = root / "referee"  # the buffers' files are made here; no runner sees it

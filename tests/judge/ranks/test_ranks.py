@@ -248,3 +248,9 @@ def test_the_playground_says_it_runs_one_rank() -> None:
 
     with pytest.raises(PlaygroundError, match="spans 2 GPUs and the playground runs one rank"):
         playground.run(PROBLEM, _sample("triton_fast.py"), "triton", {"n": 8}, device="cpu")
+
+
+def test_profiling_such_a_problem_is_not_run_with_the_reason() -> None:
+    r = _grade(_sample("triton_fast.py"), mode="profile")
+    assert r.verdict == Verdict.NOT_RUN
+    assert "profiling a problem that spans 2 GPUs is not supported yet" in r.message
