@@ -26,6 +26,8 @@ log = logging.getLogger(__name__)
 
 def time_baseline(problem: Problem, case: Case) -> float | None:
     """Median ms of the problem's baseline on this GPU, or None if it has none."""
+    if problem.gpus > 1:  # a collective on N GPUs: timed with its process group (docs/multi-gpu.md)
+        return None
     import torch
 
     from judge.timing.hold import Hold

@@ -254,3 +254,11 @@ def test_profiling_such_a_problem_is_not_run_with_the_reason() -> None:
     r = _grade(_sample("triton_fast.py"), mode="profile")
     assert r.verdict == Verdict.NOT_RUN
     assert "profiling a problem that spans 2 GPUs is not supported yet" in r.message
+
+
+def test_no_one_gpu_baseline_is_timed_for_it() -> None:
+    """Its baseline is a collective timed with a process group on N GPUs (to do): the one-GPU
+    timing of a baseline would call it without comm."""
+    from judge.timing import baseline
+
+    assert baseline.time_baseline(PROBLEM, PROBLEM.benchmarks[0]) is None
