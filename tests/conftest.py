@@ -162,6 +162,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         test_problems_check.start(session.items)
 
 
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    module = sys.modules.get("tests.judge.test_problems_check")
+    line = module.summary() if module is not None else None
+    if line:
+        terminalreporter.write_line(line)
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     module = sys.modules.get("tests.judge.test_problems_check")
     if module is not None:

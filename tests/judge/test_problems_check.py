@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -76,6 +77,8 @@ class Check:
         self.rows: dict[Key, dict[str, Any]] = {}
         self.invalid: list[dict[str, Any]] = []
         self.finished = False
+        self.started_at = time.monotonic()
+        self.seconds: float | None = None  # the whole check's wall time, once it has finished
         self.cond = threading.Condition()
         threading.Thread(target=self._read, name="problems-check", daemon=True).start()
 
@@ -93,6 +96,7 @@ class Check:
                 self.cond.notify_all()
         self.proc.wait()
         with self.cond:
+            self.seconds = time.monotonic() - self.started_at
             self.finished = True
             self.cond.notify_all()
 
@@ -138,6 +142,16 @@ def start(items: list[pytest.Item]) -> None:
 def stop() -> None:
     if _started is not None:
         _started.close()
+
+
+def summary() -> str | None:
+    """How long the background check took, for the run's summary: whether the samples or the
+    rest of the suite set a run's length (records/*-2core-ci)."""
+    c = _started
+    if c is None:
+        return None
+    took = f"in {c.seconds:.0f} s" if c.seconds is not None else "unfinished"
+    return f"problems check: {len(c.rows)} samples graded {took} (from the end of collection)"
 
 
 @pytest.fixture(scope="module")
