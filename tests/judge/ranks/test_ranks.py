@@ -158,22 +158,30 @@ def test_a_rank_that_hangs_times_out_by_name(quick: Problem, clean: None) -> Non
     assert r.phases.get("tle_retried") == 1
 
 
-PEEK = """
+# Rank 0 passes one barrier more than rank 1; between the first two, each rank says what its
+# sandbox shows it (one grading for both tests' worth: each grading starts two runners).
+UNEVEN = """
 import os
 
 def solve(x, y, n, comm):
     comm.barrier()
     pids = [p for p in os.listdir("/proc") if p.isdigit()]
     print("rank", comm.rank, "sees", len(pids), "processes;", " ".join(sorted(os.listdir("."))))
-    comm.barrier()
+    if comm.rank == 0:
+        comm.barrier()
 """
 
 
-def test_a_rank_sees_its_own_processes_and_only_the_case_buffers(clean: None) -> None:
-    """Each rank's sandbox: its own PID namespace (not the peer's runner, not the referee) and
-    its own work folder, where the peers' buffers are links and the referee's folder is not."""
-    r = _grade(PEEK, static_policy=False, all_cases=False)
-    assert r.verdict == Verdict.WRONG_ANSWER  # it writes no y: only what it saw matters here
+def test_uneven_barriers_are_told_and_a_rank_sees_only_its_own_sandbox(clean: None) -> None:
+    """Ranks that pass different numbers of barriers are told so, by rank. Each rank's sandbox
+    is its own PID namespace (not the peer's runner, not the referee) and its own work folder,
+    where the peers' buffers are links and the referee's folder is absent."""
+    r = _grade(UNEVEN, static_policy=False, all_cases=False)
+    assert r.verdict == Verdict.RUNTIME_ERROR, r.message
+    assert r.message == (
+        "rank 0 waits at comm.barrier() number 2, but rank 1 returned from solve after 1: "
+        "every rank must call comm.barrier() the same number of times"
+    )
     for rank in (0, 1):
         line = next(x for x in r.stdout.splitlines() if x.startswith(f"rank {rank} sees"))
         count, files = line.removeprefix(f"rank {rank} sees ").split(" processes; ")
@@ -183,23 +191,6 @@ def test_a_rank_sees_its_own_processes_and_only_the_case_buffers(clean: None) ->
         bufs = sorted(n.rsplit("-", 1)[0] for n in names if n.endswith(".buf"))
         assert bufs == ["t1_r0_x", "t1_r0_y", "t1_r1_x", "t1_r1_y"], names
         assert len(names) == 6, names
-
-
-UNEVEN = """
-def solve(x, y, n, comm):
-    comm.barrier()
-    if comm.rank == 0:
-        comm.barrier()
-"""
-
-
-def test_ranks_that_pass_different_numbers_of_barriers_are_told(clean: None) -> None:
-    r = _grade(UNEVEN, all_cases=False)
-    assert r.verdict == Verdict.RUNTIME_ERROR, r.message
-    assert r.message == (
-        "rank 0 waits at comm.barrier() number 2, but rank 1 returned from solve after 1: "
-        "every rank must call comm.barrier() the same number of times"
-    )
 
 
 def test_a_language_without_peer_buffers_is_refused_before_any_runner() -> None:
