@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from sqlalchemy import func
 from sqlalchemy import select as sa_select
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, col, select
@@ -146,8 +147,9 @@ def board(
         (Row(0, uid, names.get(uid, "?"), r, n) for uid, (r, n) in rated.items()),
         key=lambda x: (-round(x.rating, 6), -x.solved, x.username),
     )
-    for i, row in enumerate(rows, 1):
-        row.rank = i
+    for i, row in enumerate(rows):
+        tied = i > 0 and round(rows[i - 1].rating, 6) == round(row.rating, 6)
+        row.rank = rows[i - 1].rank if tied else i + 1
     return rows
 
 
@@ -170,9 +172,11 @@ def recompute(session: Session, difficulty: dict[str, str]) -> int:
     """Stores a history point for every learner whose overall rating moved; how many."""
     now = utcnow()
     rated = {uid: r for uid, (r, _) in ratings(best_results(session), difficulty).items()}
-    last: dict[int, float] = {}
-    for p in session.exec(select(RatingPoint).order_by(col(RatingPoint.id))).all():
-        last[p.user_id] = p.rating
+    newest = select(func.max(RatingPoint.id)).group_by(col(RatingPoint.user_id))
+    last = {
+        p.user_id: p.rating
+        for p in session.exec(select(RatingPoint).where(col(RatingPoint.id).in_(newest))).all()
+    }
     moved = 0
     for uid in set(rated) | set(last):
         r = rated.get(uid, BASE)  # every solve taken away (hidden, rejudged): back to the start

@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from sqlalchemy.engine import Engine
@@ -24,6 +25,13 @@ from tests.app.social.helpers import learner
 from tests.class_factories import judged, user_client
 
 NOW = datetime.now(UTC).replace(microsecond=0)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_now() -> None:
+    """Each test's times from its own start (a module-wide one drifts over a long run)."""
+    global NOW
+    NOW = datetime.now(UTC).replace(microsecond=0)
 
 
 def _iso(d: datetime) -> str:
@@ -213,7 +221,7 @@ def test_the_page_form_creates_a_contest(client: TestClient) -> None:
     r = teach.post("/contests", data=form, follow_redirects=False)
     assert r.status_code == 303 and r.headers["location"].startswith("/contests/")
     got = teach.get(r.headers["location"]).text
-    assert "Friday" in got and "board frozen for the last 1 minutes" in got
+    assert "Friday" in got and "board frozen for the last 1 minute ·" in got
     r = teach.post("/contests", data={**form, "start_at": "soon"}, follow_redirects=True)
     assert "the start is not a date and time" in r.text
     assert 'id="new-contest"' not in learner(client, "ada").get("/contests").text
