@@ -151,7 +151,13 @@ def summary() -> str | None:
     if c is None:
         return None
     took = f"in {c.seconds:.0f} s" if c.seconds is not None else "unfinished"
-    return f"problems check: {len(c.rows)} samples graded {took} (from the end of collection)"
+    graded = sum(float(r.get("seconds") or 0) for r in c.rows.values())
+    slowest = sorted(c.rows.items(), key=lambda kv: -float(kv[1].get("seconds") or 0))[:8]
+    return (
+        f"problems check: {len(c.rows)} samples graded {took} (from the end of collection; "
+        f"{graded:.0f} s of gradings); slowest: "
+        + ", ".join(f"{'/'.join(k)} {float(r.get('seconds') or 0):.0f} s" for k, r in slowest)
+    )
 
 
 @pytest.fixture(scope="module")
