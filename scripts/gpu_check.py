@@ -405,6 +405,12 @@ def main() -> None:
     ap.add_argument("--sample", action="append", help="only samples whose file name contains this")
     ap.add_argument("--language", action="append", help="only samples in this language")
     ap.add_argument(
+        "--samples-from",
+        type=Path,
+        help="only the samples listed in this file, one 'problem/accepted|rejected/file' a line "
+        "(what a run cut short did not reach)",
+    )
+    ap.add_argument(
         "--shard",
         help="K/N: only every N-th sample, starting at the K-th (0-based), so that N processes "
         "grade the samples side by side on one GPU (verdicts only: their times are not alone)",
@@ -457,6 +463,20 @@ def main() -> None:
             return named and (not ns.language or s.language in ns.language)
 
         probs = [dataclasses.replace(p, samples=tuple(filter(wanted, p.samples))) for p in probs]
+    if ns.samples_from:
+        import dataclasses
+
+        listed = {ln.strip() for ln in ns.samples_from.read_text().splitlines() if ln.strip()}
+        probs = [
+            dataclasses.replace(
+                p,
+                samples=tuple(
+                    s for s in p.samples if f"{p.slug}/{s.path.parent.name}/{s.path.name}" in listed
+                ),
+            )
+            for p in probs
+        ]
+        probs = [p for p in probs if p.samples]
     if ns.shard:
         import dataclasses
 
