@@ -25,7 +25,7 @@ def select(row_ptr, vocab, target, BLOCK: tl.constexpr):
     prefix = target * 0
     above = target * 0
     for r in tl.static_range(7):
-        shift: tl.constexpr = 24 - 4 * r
+        shift = 24 - 4 * r  # a constant: r is static_range's
         hist = tl.zeros([16], dtype=tl.int32)
         for start in range(0, vocab, BLOCK):
             cols = start + tl.arange(0, BLOCK)
